@@ -1,0 +1,105 @@
+"""The `pymem` command line.
+
+    pymem db url [--tenant T | --app | --migrator]   print a DSN (starts the embedded server)
+    pymem db start | stop | status                   manage the embedded server
+    pymem migrate                                    upgrade the database to head
+    pymem demo                                       store and recall a few memories
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from pymem import __version__, embedded, migrate
+from pymem.config import Settings
+from pymem.database import ensure_analyst, open_database, resolve_database, to_url
+from pymem.errors import PymemError
+
+
+def _db_url(args: argparse.Namespace, settings: Settings) -> int:
+    db = open_database(settings)
+    if args.migrator:
+        dsn = db.migrator_dsn
+    elif args.app:
+        dsn = db.app_dsn
+    else:
+        dsn = ensure_analyst(db, args.tenant or settings.tenant, args.role)
+    print(to_url(dsn))
+    return 0
+
+
+def _db_start(args: argparse.Namespace, settings: Settings) -> int:
+    db = open_database(settings)
+    print(f"ready: {to_url(db.app_dsn)}")
+    return 0
+
+
+def _db_stop(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.dsn:
+        print("PYMEM_DSN is set: pymem does not manage that server", file=sys.stderr)
+        return 1
+    print("stopped" if embedded.stop(settings.data_dir) else "not running")
+    return 0
+
+
+def _db_status(args: argparse.Namespace, settings: Settings) -> int:
+    if settings.dsn:
+        db = resolve_database(settings, start=False)
+        print(f"external database; schema at {migrate.current(db.migrator_dsn) or 'nothing'} (head {migrate.head()})")
+        return 0
+    print(embedded.status(settings.data_dir))
+    return 0
+
+
+def _migrate(args: argparse.Namespace, settings: Settings) -> int:
+    db = resolve_database(settings)
+    before = migrate.current(db.migrator_dsn)
+    migrate.upgrade(db.migrator_dsn)
+    print(f"migrated: {before or 'empty'} -> {migrate.current(db.migrator_dsn)}")
+    return 0
+
+
+def _demo(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem import demo
+
+    demo.run()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pymem", description="Long-term memory for AI agents, inside PostgreSQL.")
+    parser.add_argument("--version", action="version", version=f"pymem {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    db = sub.add_parser("db", help="the database in use").add_subparsers(dest="db_command", required=True)
+    url = db.add_parser("url", help="print a connection URL (psql \"$(pymem db url)\")")
+    who = url.add_mutually_exclusive_group()
+    who.add_argument("--tenant", help="a login bound to this tenant (default: $PYMEM_TENANT or 'default')")
+    who.add_argument("--app", action="store_true", help="the application role pymem_app")
+    who.add_argument("--migrator", action="store_true", help="the migrator (superuser on the embedded server)")
+    url.add_argument("--role", help="name of the bound login to create or reuse (default: pymem_t_<tenant>)")
+    url.set_defaults(func=_db_url)
+    db.add_parser("start", help="start and migrate the embedded server").set_defaults(func=_db_start)
+    db.add_parser("stop", help="stop the embedded server").set_defaults(func=_db_stop)
+    db.add_parser("status", help="say whether the embedded server runs").set_defaults(func=_db_status)
+
+    sub.add_parser("migrate", help="upgrade the database to head").set_defaults(func=_migrate)
+    sub.add_parser("demo", help="store and recall a few memories for tenant 'demo'").set_defaults(func=_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="pymem: %(message)s")
+    try:
+        return int(args.func(args, Settings.from_env()))
+    except PymemError as exc:
+        print(f"pymem: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

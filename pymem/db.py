@@ -1,0 +1,43 @@
+"""Connections of the application role: a pool with pgvector types registered and a
+reset hook that refuses to hand out a connection still carrying a tenant or role."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pgvector.psycopg import register_vector
+from psycopg import Connection
+from psycopg_pool import ConnectionPool
+
+
+class LeakedSessionStateError(RuntimeError):
+    """A returned connection still had a tenant or a role set; the pool discards it."""
+
+
+def _configure(conn: Connection[Any]) -> None:
+    register_vector(conn)
+
+
+def _reset(conn: Connection[Any]) -> None:
+    # The tenant is transaction-local, so this is a second guard, not the mechanism.
+    conn.execute("reset role")
+    row = conn.execute(
+        "select coalesce(current_setting('pymem.tenant_id', true), ''), current_user = session_user"
+    ).fetchone()
+    if row is None or row[0] != "" or not row[1]:
+        raise LeakedSessionStateError(f"connection returned with session state {row!r}")
+
+
+def make_pool(app_dsn: str, *, min_size: int = 1, max_size: int = 8, open: bool = True) -> ConnectionPool:
+    """A pool of pymem_app connections in autocommit mode: each call opens its own
+    transaction with pymem.tenancy.tenant_transaction."""
+    return ConnectionPool(
+        app_dsn,
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"autocommit": True},
+        configure=_configure,
+        reset=_reset,
+        open=open,
+        name="pymem",
+    )

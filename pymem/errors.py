@@ -1,0 +1,102 @@
+"""Project SQLSTATEs turned into Python exceptions with actionable messages.
+
+SQL functions raise ``PMnnn`` codes (see README, "Error codes"); the wrapper maps
+them, and the standard codes a caller can cause, to these classes.
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+
+class PymemError(Exception):
+    """Base class of every error pymem raises on purpose."""
+
+    sqlstate: str | None = None
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        return f"{base} (hint: {self.hint})" if self.hint else base
+
+
+class NoTenantError(PymemError):
+    """No tenant is set for the transaction (PM001)."""
+
+    sqlstate = "PM001"
+
+
+class InvalidArgumentError(PymemError):
+    """An argument failed validation (PM002, or a CHECK constraint)."""
+
+    sqlstate = "PM002"
+
+
+class NotFoundError(PymemError):
+    """The memory or role does not exist in the caller's tenant (PM003)."""
+
+    sqlstate = "PM003"
+
+
+class TenantConflictError(PymemError):
+    """A login bound to one tenant tried to act for another (PM004)."""
+
+    sqlstate = "PM004"
+
+
+class IncompatibleDatabaseError(PymemError):
+    """The server is too old or lacks pgvector >= 0.8 (PM005)."""
+
+    sqlstate = "PM005"
+
+
+class NotElevatedError(PymemError):
+    """An admin-only call was made without SET LOCAL ROLE pymem_admin (PM006)."""
+
+    sqlstate = "PM006"
+
+
+class PermissionDeniedError(PymemError):
+    """Row-level security or a missing privilege refused the operation (42501)."""
+
+    sqlstate = "42501"
+
+
+class ConflictError(PymemError):
+    """A uniqueness rule refused a duplicate (23505)."""
+
+    sqlstate = "23505"
+
+
+_BY_SQLSTATE: dict[str, type[PymemError]] = {
+    cls.sqlstate: cls
+    for cls in (
+        NoTenantError,
+        InvalidArgumentError,
+        NotFoundError,
+        TenantConflictError,
+        IncompatibleDatabaseError,
+        NotElevatedError,
+        PermissionDeniedError,
+        ConflictError,
+    )
+    if cls.sqlstate
+}
+_BY_SQLSTATE["23514"] = InvalidArgumentError  # check_violation
+_BY_SQLSTATE["23502"] = InvalidArgumentError  # not_null_violation
+_BY_SQLSTATE["22P02"] = InvalidArgumentError  # invalid_text_representation
+
+
+def translate(exc: psycopg.Error) -> PymemError | None:
+    """The PymemError for a database error, or None when it is not one a caller causes."""
+    sqlstate = exc.sqlstate
+    if sqlstate is None or sqlstate not in _BY_SQLSTATE:
+        return None
+    diag = exc.diag
+    message = diag.message_primary or str(exc)
+    if diag.message_detail:
+        message = f"{message}: {diag.message_detail}"
+    return _BY_SQLSTATE[sqlstate](message, hint=diag.message_hint)

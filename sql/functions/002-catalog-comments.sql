@@ -1,0 +1,37 @@
+-- Comments on the schemas and tables, re-applied so they can be improved over time.
+
+comment on schema pymem is 'pymem: long-term agent memory. Tables and the public SQL API; every row belongs to a tenant.';
+comment on schema pymem_private is 'pymem internals: trigger functions, tenant bindings, migration state. Not an API.';
+
+comment on table pymem.episodes is
+'Raw observations from agent sessions; expire after 7 days (expires_at) unless consolidated into facts and rules.';
+comment on table pymem.facts is
+$$Distilled subject-predicate knowledge. Storing a fact whose (tenant, subject, predicate) already has an
+active fact supersedes the old one (validity = 'superseded', supersedes_id, a 'supersedes' link).$$;
+comment on table pymem.rules is
+'Learned behaviour: maturity goes candidate -> established -> proven (or anti_pattern) with helpful/harmful feedback.';
+comment on table pymem.memory_links is
+'Provenance and relations between memories of one tenant: derived_from, supports, contradicts, supersedes, related_to.';
+comment on table pymem.memory_events is
+'Append-only audit trail: one row per state transition of a memory, and per admin elevation.';
+comment on table pymem_private.role_tenants is
+'Login roles bound to one tenant (analysts): pymem.current_tenant() returns the bound tenant for them.';
+
+comment on column pymem.episodes.embedding is 'MiniLM-L6 (384-d) embedding of content; NULL until embedded (found by keywords meanwhile).';
+comment on column pymem.episodes.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';
+comment on column pymem.episodes.token_count is 'Tokens of content under the embedding model tokenizer (for token budgets).';
+comment on column pymem.episodes.search_vector is 'Generated English tsvector of content, for full-text search.';
+comment on column pymem.episodes.forgotten_at is 'Tombstone: set when the episode is forgotten; such rows are excluded from retrieval.';
+comment on column pymem.facts.embedding is 'MiniLM-L6 (384-d) embedding of content; NULL until embedded (found by keywords meanwhile).';
+comment on column pymem.facts.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';
+comment on column pymem.facts.token_count is 'Tokens of content under the embedding model tokenizer (for token budgets).';
+comment on column pymem.facts.search_vector is 'Generated tsvector: content (weight A), subject and predicate (weight B).';
+comment on column pymem.facts.decay_rate is 'Derived from permanence by a trigger (pymem.memory_decay_rate); per day.';
+comment on column pymem.facts.validity is 'active | superseded | retracted (forgotten) | expired.';
+comment on column pymem.rules.embedding is 'MiniLM-L6 (384-d) embedding of content; NULL until embedded (found by keywords meanwhile).';
+comment on column pymem.rules.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';
+comment on column pymem.rules.token_count is 'Tokens of content under the embedding model tokenizer (for token budgets).';
+comment on column pymem.rules.decay_rate is 'Derived from permanence by a trigger (pymem.memory_decay_rate); per day.';
+comment on column pymem.rules.forgotten_at is 'Tombstone: set when the rule is forgotten; such rows are excluded from retrieval.';
+comment on column pymem.memory_events.db_role is 'current_user when the event was written (pymem_app, pymem_admin, an analyst login, ...).';
+comment on column pymem.memory_events.actor is 'The authenticated caller named by the application (transaction-local pymem.actor), if any.';

@@ -1,0 +1,69 @@
+-- Supersession: a new active fact replaces the active fact with the same
+-- (tenant, subject, predicate). An advisory lock on that key serialises concurrent
+-- writers, and the partial unique index facts_one_active_per_subject_predicate is
+-- the last guard: at most one active fact per key, ever.
+
+create or replace function pymem_private.supersede_fact()
+returns trigger
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_old uuid;
+begin
+    if new.validity <> 'active' then
+        return new;
+    end if;
+    -- Held until the transaction ends: a concurrent writer of the same key waits here,
+    -- then (READ COMMITTED) sees this transaction's fact and supersedes it in turn.
+    perform pg_catalog.pg_advisory_xact_lock(
+        pg_catalog.hashtextextended(new.tenant_id || chr(31) || new.subject || chr(31) || new.predicate, 7342)
+    );
+    update pymem.facts as f
+       set validity = 'superseded'
+     where f.tenant_id = new.tenant_id
+       and f.subject = new.subject
+       and f.predicate = new.predicate
+       and f.validity = 'active'
+       and f.id <> new.id
+    returning f.id into v_old;
+    if v_old is not null and new.supersedes_id is null then
+        new.supersedes_id := v_old;
+    end if;
+    return new;
+end;
+$$;
+
+comment on function pymem_private.supersede_fact() is
+$$Trigger (before insert on facts): marks the active fact with the same tenant, subject and predicate
+'superseded' and points the new fact's supersedes_id at it. Serialised per key by an advisory lock.$$;
+
+
+create or replace function pymem_private.link_superseded_fact()
+returns trigger
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
+    values (new.tenant_id, 'fact', new.id, 'fact', new.supersedes_id, 'supersedes')
+    on conflict do nothing;
+    return null;
+end;
+$$;
+
+comment on function pymem_private.link_superseded_fact() is
+'Trigger (after insert on facts with supersedes_id): records the fact -[supersedes]-> fact link.';
+
+create or replace trigger facts_supersede
+before insert on pymem.facts
+for each row execute function pymem_private.supersede_fact();
+
+create or replace trigger facts_link_superseded
+after insert on pymem.facts
+for each row when (new.supersedes_id is not null)
+execute function pymem_private.link_superseded_fact();

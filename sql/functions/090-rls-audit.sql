@@ -1,0 +1,93 @@
+-- The DBA's audit of tenant isolation: one row per check, ok = false marks a problem.
+
+create or replace function pymem.memory_rls_audit()
+returns table (section text, object text, ok boolean, detail text)
+language sql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    -- every table: RLS enabled and forced, owned by pymem_owner
+    select 'table', n.nspname || '.' || c.relname,
+           c.relrowsecurity and c.relforcerowsecurity and pg_get_userbyid(c.relowner) = 'pymem_owner',
+           format('rls %s, %s; owner %s; %s policies',
+                  case when c.relrowsecurity then 'enabled' else 'DISABLED' end,
+                  case when c.relforcerowsecurity then 'forced' else 'NOT FORCED' end,
+                  pg_get_userbyid(c.relowner),
+                  (select count(*) from pg_policy as p where p.polrelid = c.oid))
+      from pg_class as c
+      join pg_namespace as n on n.oid = c.relnamespace
+     where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
+    union all
+    -- every policy: who, which command, and the tenant filter (non-admin policies must call current_tenant)
+    select 'policy', p.schemaname || '.' || p.tablename || ' ' || p.policyname,
+           'pymem_admin' = any (p.roles) or p.tablename = 'role_tenants'
+               or (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%',
+           format('%s %s to %s using (%s) with check (%s)', p.permissive, p.cmd,
+                  array_to_string(p.roles, ', '), coalesce(p.qual, '-'), coalesce(p.with_check, '-'))
+      from pg_policies as p
+     where p.schemaname in ('pymem', 'pymem_private')
+    union all
+    -- every table grant: no privilege for PUBLIC
+    select 'grant', n.nspname || '.' || c.relname || ' to '
+               || case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end,
+           a.grantee <> 0,
+           string_agg(a.privilege_type, ', ' order by a.privilege_type)
+      from pg_class as c
+      join pg_namespace as n on n.oid = c.relnamespace
+      cross join lateral aclexplode(c.relacl) as a
+     where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
+       and a.grantee <> c.relowner
+     group by n.nspname, c.relname, a.grantee
+    union all
+    -- every role that bypasses RLS, and every pymem role and analyst login
+    select 'role', r.rolname,
+           case
+               when r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
+                   then not (r.rolsuper or r.rolbypassrls)
+                        and (r.rolname <> 'pymem_app' or not r.rolinherit)
+               when pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper
+                   then not r.rolbypassrls
+                        and exists (select from pymem_private.role_tenants as t where t.role_name = r.rolname)
+               else not (r.rolsuper or r.rolbypassrls)
+                    or not exists (
+                        select from pg_auth_members as m
+                         where m.member = r.oid
+                           and m.roleid in (select oid from pg_roles
+                                             where rolname in ('pymem_app', 'pymem_analyst', 'pymem_admin')))
+           end,
+           concat_ws('; ',
+               case when r.rolsuper then 'SUPERUSER: bypasses RLS' end,
+               case when r.rolbypassrls then 'BYPASSRLS: bypasses RLS' end,
+               case when r.rolcanlogin then 'login' else 'nologin' end,
+               case when not r.rolinherit then 'noinherit' end,
+               (select 'bound to tenant ' || t.tenant_id
+                  from pymem_private.role_tenants as t where t.role_name = r.rolname),
+               (select 'member of ' || string_agg(g.rolname, ', ' order by g.rolname)
+                  from pg_auth_members as m join pg_roles as g on g.oid = m.roleid
+                 where m.member = r.oid))
+      from pg_roles as r
+     where r.rolsuper or r.rolbypassrls
+        or r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
+        or (pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper)
+    union all
+    -- every function: pinned search_path; SECURITY DEFINER only in the private schema
+    select 'function', p.oid::regprocedure::text,
+           p.proconfig is not null
+               and exists (select from unnest(p.proconfig) as cfg where cfg like 'search_path=%')
+               and (not p.prosecdef or n.nspname = 'pymem_private'),
+           format('%s, %s, %s',
+                  case p.provolatile when 'i' then 'immutable' when 's' then 'stable' else 'volatile' end,
+                  case when p.prosecdef then 'security definer' else 'security invoker' end,
+                  coalesce(array_to_string(p.proconfig, ' '), 'NO PINNED search_path'))
+      from pg_proc as p
+      join pg_namespace as n on n.oid = p.pronamespace
+     where n.nspname in ('pymem', 'pymem_private')
+     order by 1, 2;
+end;
+
+comment on function pymem.memory_rls_audit() is
+$$Audit of tenant isolation, one row per check (section table | policy | grant | role | function);
+ok = false marks a problem: a table without forced RLS, a policy without the tenant filter, a grant to
+PUBLIC, an application role or analyst that bypasses RLS or is unbound, a function without a pinned
+search_path. Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

@@ -1,0 +1,185 @@
+-- Row-level security: every table ENABLED and FORCED; one policy per command and role.
+-- Tenant roles (pymem_app, pymem_analyst) see and write only rows of
+-- (select pymem.current_tenant()) -- NULL when no tenant is set, which matches nothing.
+-- pymem_admin (reached by SET LOCAL ROLE only) may read across tenants.
+-- Policies are dropped and re-created so that this file is idempotent.
+
+-- pymem.episodes
+alter table pymem.episodes enable row level security;
+alter table pymem.episodes force row level security;
+
+drop policy if exists episodes_tenant_select on pymem.episodes;
+create policy episodes_tenant_select on pymem.episodes
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists episodes_tenant_insert on pymem.episodes;
+create policy episodes_tenant_insert on pymem.episodes
+for insert to pymem_app, pymem_analyst
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists episodes_tenant_update on pymem.episodes;
+create policy episodes_tenant_update on pymem.episodes
+for update to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists episodes_tenant_delete on pymem.episodes;
+create policy episodes_tenant_delete on pymem.episodes
+for delete to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists episodes_admin_select on pymem.episodes;
+create policy episodes_admin_select on pymem.episodes
+for select to pymem_admin
+using (true);
+
+comment on policy episodes_tenant_select on pymem.episodes is 'A tenant role reads only rows of the current tenant.';
+comment on policy episodes_tenant_insert on pymem.episodes is 'A tenant role writes rows only into the current tenant.';
+comment on policy episodes_tenant_update on pymem.episodes is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy episodes_tenant_delete on pymem.episodes is 'A tenant role deletes only rows of the current tenant.';
+comment on policy episodes_admin_select on pymem.episodes is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+
+-- pymem.facts
+alter table pymem.facts enable row level security;
+alter table pymem.facts force row level security;
+
+drop policy if exists facts_tenant_select on pymem.facts;
+create policy facts_tenant_select on pymem.facts
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists facts_tenant_insert on pymem.facts;
+create policy facts_tenant_insert on pymem.facts
+for insert to pymem_app, pymem_analyst
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists facts_tenant_update on pymem.facts;
+create policy facts_tenant_update on pymem.facts
+for update to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists facts_tenant_delete on pymem.facts;
+create policy facts_tenant_delete on pymem.facts
+for delete to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists facts_admin_select on pymem.facts;
+create policy facts_admin_select on pymem.facts
+for select to pymem_admin
+using (true);
+
+comment on policy facts_tenant_select on pymem.facts is 'A tenant role reads only rows of the current tenant.';
+comment on policy facts_tenant_insert on pymem.facts is 'A tenant role writes rows only into the current tenant.';
+comment on policy facts_tenant_update on pymem.facts is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy facts_tenant_delete on pymem.facts is 'A tenant role deletes only rows of the current tenant.';
+comment on policy facts_admin_select on pymem.facts is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+
+-- pymem.rules
+alter table pymem.rules enable row level security;
+alter table pymem.rules force row level security;
+
+drop policy if exists rules_tenant_select on pymem.rules;
+create policy rules_tenant_select on pymem.rules
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists rules_tenant_insert on pymem.rules;
+create policy rules_tenant_insert on pymem.rules
+for insert to pymem_app, pymem_analyst
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists rules_tenant_update on pymem.rules;
+create policy rules_tenant_update on pymem.rules
+for update to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists rules_tenant_delete on pymem.rules;
+create policy rules_tenant_delete on pymem.rules
+for delete to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists rules_admin_select on pymem.rules;
+create policy rules_admin_select on pymem.rules
+for select to pymem_admin
+using (true);
+
+comment on policy rules_tenant_select on pymem.rules is 'A tenant role reads only rows of the current tenant.';
+comment on policy rules_tenant_insert on pymem.rules is 'A tenant role writes rows only into the current tenant.';
+comment on policy rules_tenant_update on pymem.rules is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy rules_tenant_delete on pymem.rules is 'A tenant role deletes only rows of the current tenant.';
+comment on policy rules_admin_select on pymem.rules is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+
+-- pymem.memory_links
+alter table pymem.memory_links enable row level security;
+alter table pymem.memory_links force row level security;
+
+drop policy if exists memory_links_tenant_select on pymem.memory_links;
+create policy memory_links_tenant_select on pymem.memory_links
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_links_tenant_insert on pymem.memory_links;
+create policy memory_links_tenant_insert on pymem.memory_links
+for insert to pymem_app, pymem_analyst
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_links_tenant_update on pymem.memory_links;
+create policy memory_links_tenant_update on pymem.memory_links
+for update to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_links_tenant_delete on pymem.memory_links;
+create policy memory_links_tenant_delete on pymem.memory_links
+for delete to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_links_admin_select on pymem.memory_links;
+create policy memory_links_admin_select on pymem.memory_links
+for select to pymem_admin
+using (true);
+
+comment on policy memory_links_tenant_select on pymem.memory_links is 'A tenant role reads only rows of the current tenant.';
+comment on policy memory_links_tenant_insert on pymem.memory_links is 'A tenant role writes rows only into the current tenant.';
+comment on policy memory_links_tenant_update on pymem.memory_links is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy memory_links_tenant_delete on pymem.memory_links is 'A tenant role deletes only rows of the current tenant.';
+comment on policy memory_links_admin_select on pymem.memory_links is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+
+-- pymem.memory_events: append-only. No UPDATE or DELETE policy exists, and no role but
+-- the owner holds those privileges, so nobody else can change history.
+alter table pymem.memory_events enable row level security;
+alter table pymem.memory_events force row level security;
+
+drop policy if exists memory_events_tenant_select on pymem.memory_events;
+create policy memory_events_tenant_select on pymem.memory_events
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_events_tenant_insert on pymem.memory_events;
+create policy memory_events_tenant_insert on pymem.memory_events
+for insert to pymem_app, pymem_analyst, pymem_admin
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_events_admin_select on pymem.memory_events;
+create policy memory_events_admin_select on pymem.memory_events
+for select to pymem_admin
+using (true);
+
+comment on policy memory_events_tenant_select on pymem.memory_events is 'A tenant role reads only the audit trail of the current tenant.';
+comment on policy memory_events_tenant_insert on pymem.memory_events is 'Events are appended only into the current tenant (admin elevations included).';
+comment on policy memory_events_admin_select on pymem.memory_events is 'pymem_admin (SET LOCAL ROLE, logged) reads the audit trail across tenants.';
+
+-- pymem_private.role_tenants: each login may read its own binding (pymem.current_tenant
+-- does); only a superuser or DBA binds and unbinds.
+alter table pymem_private.role_tenants enable row level security;
+alter table pymem_private.role_tenants force row level security;
+
+drop policy if exists role_tenants_self_select on pymem_private.role_tenants;
+create policy role_tenants_self_select on pymem_private.role_tenants
+for select to pymem_app, pymem_analyst, pymem_admin
+using (role_name = session_user);
+
+comment on policy role_tenants_self_select on pymem_private.role_tenants is 'A login reads only its own tenant binding.';

