@@ -32,7 +32,7 @@ lint: install
 
 # Re-write tests/expected/catalog.txt after an intended change to policies, grants or functions.
 snapshot: install
-	PYMEM_UPDATE_SNAPSHOT=1 $(BIN)/pytest tests/test_catalog_snapshot.py
+	PYMEM_UPDATE_SNAPSHOT=1 $(BIN)/pytest tests/test_audit.py::test_catalog_matches_the_checked_in_snapshot
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

