@@ -1,9 +1,9 @@
 """The `pymem` command line.
 
-    pymem db url [--tenant T | --app | --migrator]   print a DSN (starts the embedded server)
-    pymem db start | stop | status                   manage the embedded server
-    pymem migrate                                    upgrade the database to head
-    pymem demo                                       store and recall a few memories
+pymem db url [--tenant T | --app | --migrator]   print a DSN (starts the embedded server)
+pymem db start | stop | status                   manage the embedded server
+pymem migrate                                    upgrade the database to head
+pymem demo                                       store and recall a few memories
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     db = sub.add_parser("db", help="the database in use").add_subparsers(dest="db_command", required=True)
-    url = db.add_parser("url", help="print a connection URL (psql \"$(pymem db url)\")")
+    url = db.add_parser("url", help='print a connection URL (psql "$(pymem db url)")')
     who = url.add_mutually_exclusive_group()
     who.add_argument("--tenant", help="a login bound to this tenant (default: $PYMEM_TENANT or 'default')")
     who.add_argument("--app", action="store_true", help="the application role pymem_app")

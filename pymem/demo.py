@@ -52,8 +52,15 @@ def run(out: TextIO = sys.stdout) -> None:
                 conn.execute(
                     "insert into pymem.facts (subject, predicate, content, permanence, scope,"
                     " embedding, embedding_model, token_count) values (%s, %s, %s, %s, 'global', %s, %s, %s)",
-                    (subject, predicate, content, permanence, embedder.embed(content), embedder.model_id,
-                     embedder.count_tokens(content)),
+                    (
+                        subject,
+                        predicate,
+                        content,
+                        permanence,
+                        embedder.embed(content),
+                        embedder.model_id,
+                        embedder.count_tokens(content),
+                    ),
                 )
             for content in RULES:
                 conn.execute(

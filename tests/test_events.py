@@ -40,8 +40,15 @@ def test_supersession_is_recorded_with_who_and_why(app: psycopg.Connection[Any])
             " from pymem.memory_events order by id"
         ).fetchall()
     assert rows[0][:4] == (old, "insert", None, "active")
-    superseded = (old, "update", "active", "superseded", "pymem_app", "agent-7",
-                  {"subject": "user", "predicate": "favorite_color", "reason": "user corrected it"})
+    superseded = (
+        old,
+        "update",
+        "active",
+        "superseded",
+        "pymem_app",
+        "agent-7",
+        {"subject": "user", "predicate": "favorite_color", "reason": "user corrected it"},
+    )
     assert rows[1] == superseded
     assert rows[2][:4] == (new, "insert", None, "active")
     assert rows[2][6]["supersedes_id"] == str(old)

@@ -14,7 +14,7 @@ from psycopg.conninfo import make_conninfo
 from pymem.db import make_pool
 from pymem.errors import NoTenantError, PermissionDeniedError, TenantConflictError, translate
 from pymem.tenancy import admin_transaction, tenant_transaction
-from tests.conftest import AppConnect, Tenant, app_dsn_for
+from tests.conftest import Tenant, app_dsn_for
 from tests.test_schema import insert_fact
 
 TABLES = ["episodes", "facts", "rules", "memory_links", "memory_events"]
@@ -26,9 +26,7 @@ def seed(conn: psycopg.Connection[Any], label: str) -> dict[str, Any]:
         "insert into pymem.episodes (butler, content) values ('health', %s) returning id", (f"{label} episode",)
     ).fetchone()[0]  # type: ignore[index]
     fact = insert_fact(conn, "user", "diet", f"{label} fact", source_episode_id=episode)
-    rule = conn.execute(
-        "insert into pymem.rules (content) values (%s) returning id", (f"{label} rule",)
-    ).fetchone()[0]  # type: ignore[index]
+    rule = conn.execute("insert into pymem.rules (content) values (%s) returning id", (f"{label} rule",)).fetchone()[0]  # type: ignore[index]
     conn.execute(
         "insert into pymem.memory_links (source_type, source_id, target_type, target_id, relation)"
         " values ('fact', %s, 'episode', %s, 'derived_from')",
@@ -218,7 +216,9 @@ def test_elevation_is_logged_only_by_the_admin_role(app: psycopg.Connection[Any]
 # Append-only audit
 
 
-@pytest.mark.parametrize("statement", ["update pymem.memory_events set to_state = 'x'", "delete from pymem.memory_events"])
+@pytest.mark.parametrize(
+    "statement", ["update pymem.memory_events set to_state = 'x'", "delete from pymem.memory_events"]
+)
 def test_memory_events_are_append_only(two_tenants: Any, as_tenant: Tenant, statement: str) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege), as_tenant("acme") as conn:
         conn.execute(statement)
@@ -275,7 +275,9 @@ def test_a_bound_analyst_cannot_widen_its_tenant(two_tenants: Any, make_login: A
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             conn.execute("select pymem.memory_bind_role(current_user, 'globex')")
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            conn.execute("insert into pymem.facts (tenant_id, subject, predicate, content) values ('globex','s','p','c')")
+            conn.execute(
+                "insert into pymem.facts (tenant_id, subject, predicate, content) values ('globex','s','p','c')"
+            )
 
 
 def test_a_bound_analyst_writes_into_its_tenant(two_tenants: Any, make_login: Any, db_dsn: str) -> None:
@@ -286,9 +288,7 @@ def test_a_bound_analyst_writes_into_its_tenant(two_tenants: Any, make_login: An
             " returning tenant_id, supersedes_id"
         ).fetchone()
         assert row == ("acme", two_tenants["acme"]["fact"])
-        event = conn.execute(
-            "select db_role, to_state from pymem.memory_events order by id desc limit 1"
-        ).fetchone()
+        event = conn.execute("select db_role, to_state from pymem.memory_events order by id desc limit 1").fetchone()
         assert event == (role, "active")
 
 
@@ -317,7 +317,9 @@ def test_binding_refuses_roles_that_bypass_rls(superuser: psycopg.Connection[Any
     assert caught.value.sqlstate == "PM003"
 
 
-def test_unbinding_removes_access(two_tenants: Any, make_login: Any, superuser: psycopg.Connection[Any], db_dsn: str) -> None:
+def test_unbinding_removes_access(
+    two_tenants: Any, make_login: Any, superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
     role = make_login("acme")
     assert superuser.execute("select pymem.memory_unbind_role(%s)", (role,)).fetchone() == (True,)
     assert superuser.execute("select pymem.memory_unbind_role(%s)", (role,)).fetchone() == (False,)

@@ -169,18 +169,22 @@ def test_invalid_permanence_rejected(as_tenant: Tenant, table: str) -> None:
 @pytest.mark.parametrize(
     ("statement", "constraint"),
     [
-        ("insert into pymem.facts (subject, predicate, content, confidence) values ('u','p','c', 1.5)",
-         "facts_confidence_range"),
-        ("insert into pymem.facts (subject, predicate, content, importance) values ('u','p','c', 11)",
-         "facts_importance_range"),
-        ("insert into pymem.facts (subject, predicate, content, validity) values ('u','p','c', 'forgotten')",
-         "facts_validity_check"),
-        ("insert into pymem.facts (subject, predicate, content, tags) values ('u','p','c', '{}')",
-         "facts_tags_array"),
+        (
+            "insert into pymem.facts (subject, predicate, content, confidence) values ('u','p','c', 1.5)",
+            "facts_confidence_range",
+        ),
+        (
+            "insert into pymem.facts (subject, predicate, content, importance) values ('u','p','c', 11)",
+            "facts_importance_range",
+        ),
+        (
+            "insert into pymem.facts (subject, predicate, content, validity) values ('u','p','c', 'forgotten')",
+            "facts_validity_check",
+        ),
+        ("insert into pymem.facts (subject, predicate, content, tags) values ('u','p','c', '{}')", "facts_tags_array"),
         ("insert into pymem.facts (subject, predicate, content) values ('', 'p', 'c')", "facts_subject_check"),
         ("insert into pymem.rules (content, maturity) values ('r', 'expert')", "rules_maturity_check"),
-        ("insert into pymem.episodes (butler, content, importance) values ('b', 'c', -1)",
-         "episodes_importance_range"),
+        ("insert into pymem.episodes (butler, content, importance) values ('b', 'c', -1)", "episodes_importance_range"),
     ],
 )
 def test_values_outside_the_model_are_rejected(as_tenant: Tenant, statement: str, constraint: str) -> None:
@@ -301,9 +305,7 @@ def _plan(conn: psycopg.Connection[Any], query_vector: np.ndarray) -> str:
     return "\n".join(r[0] for r in rows)
 
 
-def test_vector_similarity_search_uses_index(
-    as_tenant: Tenant, superuser: psycopg.Connection[Any]
-) -> None:
+def test_vector_similarity_search_uses_index(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
     with as_tenant("acme") as conn:
         vectors = _fill_facts(conn, 2000)
     superuser.execute("analyze pymem.facts")
@@ -361,10 +363,17 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
     ).fetchall()
     leading = dict(rows)
     expected_indexes = {
-        "pymem.episodes_butler_created_idx", "pymem.episodes_expires_idx", "pymem.episodes_unconsolidated_idx",
-        "pymem.episodes_search_idx", "pymem.facts_scope_active_idx", "pymem.facts_subject_predicate_idx",
-        "pymem.facts_search_idx", "pymem.facts_tags_idx", "pymem.rules_scope_maturity_idx",
-        "pymem.rules_search_idx", "pymem.memory_links_target_idx",
+        "pymem.episodes_butler_created_idx",
+        "pymem.episodes_expires_idx",
+        "pymem.episodes_unconsolidated_idx",
+        "pymem.episodes_search_idx",
+        "pymem.facts_scope_active_idx",
+        "pymem.facts_subject_predicate_idx",
+        "pymem.facts_search_idx",
+        "pymem.facts_tags_idx",
+        "pymem.rules_scope_maturity_idx",
+        "pymem.rules_search_idx",
+        "pymem.memory_links_target_idx",
     }
     assert expected_indexes <= set(leading)
     vector = {name for name, column in leading.items() if column == "embedding"}
@@ -381,7 +390,9 @@ def test_foreign_keys_lead_with_tenant(superuser: psycopg.Connection[Any]) -> No
         """
     ).fetchall()
     assert [name for name, _ in rows] == [
-        "facts_source_episode_fkey", "facts_supersedes_fkey", "rules_source_episode_fkey"
+        "facts_source_episode_fkey",
+        "facts_supersedes_fkey",
+        "rules_source_episode_fkey",
     ]
     assert all(columns[0] == "tenant_id" for _, columns in rows)
 
@@ -410,8 +421,13 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == {
-        "pymem.episodes", "pymem.facts", "pymem.rules", "pymem.memory_links", "pymem.memory_events",
-        "pymem_private.role_tenants", "pymem_private.alembic_version",
+        "pymem.episodes",
+        "pymem.facts",
+        "pymem.rules",
+        "pymem.memory_links",
+        "pymem.memory_events",
+        "pymem_private.role_tenants",
+        "pymem_private.alembic_version",
     }
     assert migrate.current(db_dsn) == migrate.head() == "0001"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly

@@ -148,9 +148,7 @@ def test_many_concurrent_writers_of_one_key(connect_app: AppConnect, superuser: 
     with ThreadPoolExecutor(writers) as pool:
         ids = list(pool.map(store, range(writers)))
 
-    rows = superuser.execute(
-        "select id, validity, supersedes_id from pymem.facts where tenant_id = 'acme'"
-    ).fetchall()
+    rows = superuser.execute("select id, validity, supersedes_id from pymem.facts where tenant_id = 'acme'").fetchall()
     assert len(rows) == writers and {r[0] for r in rows} == set(ids)
     active = [r for r in rows if r[1] == "active"]
     assert len(active) == 1
