@@ -199,6 +199,26 @@ def test_admin_elevation_reads_across_tenants_inside_one_transaction(
     assert event == ("admin_elevation", "pymem_admin", "pymem_app", "ops@example.com", {"reason": "support ticket 42"})
 
 
+def test_admin_reads_nothing_across_tenants_without_a_logged_elevation(
+    two_tenants: Any, app: psycopg.Connection[Any]
+) -> None:
+    """SET ROLE pymem_admin alone (even session-wide) opens nothing: the admin policies pass only
+    in a transaction that has written its admin_elevation event."""
+    app.execute("set role pymem_admin")
+    try:
+        with app.transaction():
+            app.execute("select set_config('pymem.tenant_id', 'acme', true)")
+            assert app.execute("select count(*) from pymem.facts").fetchone() == (0,)
+            app.execute("select pymem.memory_log_elevation('incident 7')")
+            assert app.execute("select count(*) from pymem.facts").fetchone() == (2,)
+        with app.transaction():  # the next transaction must log again
+            app.execute("select set_config('pymem.tenant_id', 'acme', true)")
+            assert app.execute("select count(*) from pymem.facts").fetchone() == (0,)
+            assert app.execute("select count(*) from pymem.memory_events").fetchone() == (0,)
+    finally:
+        app.execute("reset role")
+
+
 def test_admin_cannot_write_memories(two_tenants: Any, app: psycopg.Connection[Any]) -> None:
     with pytest.raises(psycopg.errors.InsufficientPrivilege), admin_transaction(app, "acme", reason="r") as conn:
         conn.execute("update pymem.facts set content = 'x'")

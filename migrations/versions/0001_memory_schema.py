@@ -250,6 +250,7 @@ create table pymem.memory_events (
     {TENANT},
     id bigint generated always as identity,
     occurred_at timestamptz not null default clock_timestamp(),
+    transaction_id xid8 not null default pg_current_xact_id(),
     memory_type text,
     memory_id uuid,
     operation text not null,
@@ -306,6 +307,8 @@ create index rules_source_episode_idx on pymem.rules (tenant_id, source_episode_
 
 create index memory_links_target_idx on pymem.memory_links (tenant_id, target_type, target_id);
 create index memory_events_memory_idx on pymem.memory_events (tenant_id, memory_type, memory_id, occurred_at);
+create index memory_events_elevation_idx on pymem.memory_events (tenant_id, transaction_id)
+    where operation = 'admin_elevation';
 create index role_tenants_tenant_idx on pymem_private.role_tenants (tenant_id, role_name);
 
 reset role;

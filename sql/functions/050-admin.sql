@@ -8,8 +8,6 @@ volatile
 security invoker
 set search_path = pg_catalog, pg_temp
 as $$
-declare
-    v_id bigint;
 begin
     if current_user <> 'pymem_admin' then
         raise exception 'memory_log_elevation must be called after SET LOCAL ROLE pymem_admin, not as %',
@@ -20,13 +18,38 @@ begin
         raise exception 'an admin elevation needs a reason' using errcode = 'PM002';
     end if;
     insert into pymem.memory_events (operation, to_state, details)
-    values ('admin_elevation', 'pymem_admin', pg_catalog.jsonb_build_object('reason', reason))
-    returning id into v_id;
-    return v_id;
+    values ('admin_elevation', 'pymem_admin', pg_catalog.jsonb_build_object('reason', reason));
+    -- no RETURNING: the new row is not yet visible to the admin SELECT policy it unlocks
+    return pg_catalog.pg_current_xact_id()::text::bigint;
 end;
 $$;
 
 comment on function pymem.memory_log_elevation(text) is
-$$Records that the caller switched to pymem_admin (cross-tenant reads) in this transaction.
+$$Records that the caller switched to pymem_admin in this transaction, which opens cross-tenant reads
+for this transaction only; returns the transaction id.
 Example: begin; select set_config('pymem.tenant_id', 'ops', true); set local role pymem_admin;
 select pymem.memory_log_elevation('quarterly audit'); select tenant_id, count(*) from pymem.facts group by 1; commit;$$;
+
+
+create or replace function pymem_private.admin_elevated()
+returns boolean
+language sql
+stable
+security definer
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select exists (
+        select
+        from pymem.memory_events as e
+        where e.tenant_id = pymem.current_tenant()
+          and e.operation = 'admin_elevation'
+          and e.transaction_id = pg_current_xact_id_if_assigned()
+          and e.session_role = session_user
+    );
+end;
+
+comment on function pymem_private.admin_elevated() is
+$$True when the current transaction has logged an admin elevation (pymem.memory_log_elevation).
+Every pymem_admin policy requires it, so SET ROLE pymem_admin alone opens nothing, and each
+cross-tenant transaction leaves an audit row. SECURITY DEFINER (owner) to read the events it checks;
+EXECUTE for pymem_admin only.$$;

@@ -19,10 +19,15 @@ begin atomic
       join pg_namespace as n on n.oid = c.relnamespace
      where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
     union all
-    -- every policy: who, which command, and the tenant filter (non-admin policies must call current_tenant)
+    -- every policy: who, which command, and its filter: tenant policies call current_tenant(),
+    -- admin reads need a logged elevation, the owner only reads
     select 'policy', p.schemaname || '.' || p.tablename || ' ' || p.policyname,
-           'pymem_admin' = any (p.roles) or p.tablename = 'role_tenants'
-               or (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%',
+           case
+               when p.tablename = 'role_tenants' then p.qual like '%SESSION_USER%'
+               when 'pymem_admin' = any (p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
+               when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
+               else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
+           end,
            format('%s %s to %s using (%s) with check (%s)', p.permissive, p.cmd,
                   array_to_string(p.roles, ', '), coalesce(p.qual, '-'), coalesce(p.with_check, '-'))
       from pg_policies as p
@@ -88,6 +93,7 @@ end;
 
 comment on function pymem.memory_rls_audit() is
 $$Audit of tenant isolation, one row per check (section table | policy | grant | role | function);
-ok = false marks a problem: a table without forced RLS, a policy without the tenant filter, a grant to
+ok = false marks a problem: a table without forced RLS, a policy without the tenant filter (or an
+admin policy without the logged-elevation check), a grant to
 PUBLIC, an application role or analyst that bypasses RLS or is unbound, a function without a pinned
 search_path. Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

@@ -1,7 +1,8 @@
 -- Row-level security: every table ENABLED and FORCED; one policy per command and role.
 -- Tenant roles (pymem_app, pymem_analyst) see and write only rows of
 -- (select pymem.current_tenant()) -- NULL when no tenant is set, which matches nothing.
--- pymem_admin (reached by SET LOCAL ROLE only) may read across tenants.
+-- pymem_admin may read across tenants, only in a transaction that logged its elevation
+-- (pymem_private.admin_elevated).
 -- Policies are dropped and re-created so that this file is idempotent.
 
 -- pymem.episodes
@@ -32,13 +33,13 @@ using (tenant_id = (select pymem.current_tenant()));
 drop policy if exists episodes_admin_select on pymem.episodes;
 create policy episodes_admin_select on pymem.episodes
 for select to pymem_admin
-using (true);
+using ((select pymem_private.admin_elevated()));
 
 comment on policy episodes_tenant_select on pymem.episodes is 'A tenant role reads only rows of the current tenant.';
 comment on policy episodes_tenant_insert on pymem.episodes is 'A tenant role writes rows only into the current tenant.';
 comment on policy episodes_tenant_update on pymem.episodes is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
 comment on policy episodes_tenant_delete on pymem.episodes is 'A tenant role deletes only rows of the current tenant.';
-comment on policy episodes_admin_select on pymem.episodes is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+comment on policy episodes_admin_select on pymem.episodes is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.facts
 alter table pymem.facts enable row level security;
@@ -68,13 +69,13 @@ using (tenant_id = (select pymem.current_tenant()));
 drop policy if exists facts_admin_select on pymem.facts;
 create policy facts_admin_select on pymem.facts
 for select to pymem_admin
-using (true);
+using ((select pymem_private.admin_elevated()));
 
 comment on policy facts_tenant_select on pymem.facts is 'A tenant role reads only rows of the current tenant.';
 comment on policy facts_tenant_insert on pymem.facts is 'A tenant role writes rows only into the current tenant.';
 comment on policy facts_tenant_update on pymem.facts is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
 comment on policy facts_tenant_delete on pymem.facts is 'A tenant role deletes only rows of the current tenant.';
-comment on policy facts_admin_select on pymem.facts is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+comment on policy facts_admin_select on pymem.facts is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.rules
 alter table pymem.rules enable row level security;
@@ -104,13 +105,13 @@ using (tenant_id = (select pymem.current_tenant()));
 drop policy if exists rules_admin_select on pymem.rules;
 create policy rules_admin_select on pymem.rules
 for select to pymem_admin
-using (true);
+using ((select pymem_private.admin_elevated()));
 
 comment on policy rules_tenant_select on pymem.rules is 'A tenant role reads only rows of the current tenant.';
 comment on policy rules_tenant_insert on pymem.rules is 'A tenant role writes rows only into the current tenant.';
 comment on policy rules_tenant_update on pymem.rules is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
 comment on policy rules_tenant_delete on pymem.rules is 'A tenant role deletes only rows of the current tenant.';
-comment on policy rules_admin_select on pymem.rules is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+comment on policy rules_admin_select on pymem.rules is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.memory_links
 alter table pymem.memory_links enable row level security;
@@ -140,13 +141,13 @@ using (tenant_id = (select pymem.current_tenant()));
 drop policy if exists memory_links_admin_select on pymem.memory_links;
 create policy memory_links_admin_select on pymem.memory_links
 for select to pymem_admin
-using (true);
+using ((select pymem_private.admin_elevated()));
 
 comment on policy memory_links_tenant_select on pymem.memory_links is 'A tenant role reads only rows of the current tenant.';
 comment on policy memory_links_tenant_insert on pymem.memory_links is 'A tenant role writes rows only into the current tenant.';
 comment on policy memory_links_tenant_update on pymem.memory_links is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
 comment on policy memory_links_tenant_delete on pymem.memory_links is 'A tenant role deletes only rows of the current tenant.';
-comment on policy memory_links_admin_select on pymem.memory_links is 'pymem_admin (SET LOCAL ROLE, logged) reads across tenants.';
+comment on policy memory_links_admin_select on pymem.memory_links is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.memory_events: append-only. No UPDATE or DELETE policy exists, and no role but
 -- the owner holds those privileges, so nobody else can change history.
@@ -166,11 +167,18 @@ with check (tenant_id = (select pymem.current_tenant()));
 drop policy if exists memory_events_admin_select on pymem.memory_events;
 create policy memory_events_admin_select on pymem.memory_events
 for select to pymem_admin
-using (true);
+using ((select pymem_private.admin_elevated()));
 
 comment on policy memory_events_tenant_select on pymem.memory_events is 'A tenant role reads only the audit trail of the current tenant.';
 comment on policy memory_events_tenant_insert on pymem.memory_events is 'Events are appended only into the current tenant (admin elevations included).';
-comment on policy memory_events_admin_select on pymem.memory_events is 'pymem_admin (SET LOCAL ROLE, logged) reads the audit trail across tenants.';
+drop policy if exists memory_events_owner_select on pymem.memory_events;
+create policy memory_events_owner_select on pymem.memory_events
+for select to pymem_owner
+using (true);
+
+comment on policy memory_events_owner_select on pymem.memory_events is
+'The owner (so: pymem_private.admin_elevated, SECURITY DEFINER) reads elevation events; nobody logs in as it.';
+comment on policy memory_events_admin_select on pymem.memory_events is 'pymem_admin reads the audit trail across tenants, only in a transaction that logged its elevation.';
 
 -- pymem_private.role_tenants: each login may read its own binding (pymem.current_tenant
 -- does); only a superuser or DBA binds and unbinds.

@@ -30,3 +30,4 @@ grant execute on function pymem.memory_rls_audit() to pymem_app, pymem_analyst, 
 grant execute on function pymem_private.tenant_for_write() to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem_private.memory_exists(text, text, uuid) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.memory_state(text, jsonb) to pymem_app, pymem_analyst;
+grant execute on function pymem_private.admin_elevated() to pymem_admin;
