@@ -24,6 +24,16 @@ from pymem import embedded, migrate
 from pymem.embeddings import Embedder
 from pymem.tenancy import tenant_transaction
 
+ALL_TABLES = {
+    "pymem.episodes",
+    "pymem.facts",
+    "pymem.rules",
+    "pymem.memory_links",
+    "pymem.memory_events",
+    "pymem_private.role_tenants",
+    "pymem_private.alembic_version",
+}
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 

@@ -11,6 +11,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from tests.conftest import ALL_TABLES
+
 SNAPSHOT = Path(__file__).parent / "expected" / "catalog.txt"
 
 
@@ -22,15 +24,7 @@ def test_the_audit_of_a_fresh_install_is_clean(app: psycopg.Connection[Any]) -> 
     rows = audit(app)
     assert [r for r in rows if not r[2]] == []
     tables = {r[1]: r[3] for r in rows if r[0] == "table"}
-    assert set(tables) == {
-        "pymem.episodes",
-        "pymem.facts",
-        "pymem.rules",
-        "pymem.memory_links",
-        "pymem.memory_events",
-        "pymem_private.role_tenants",
-        "pymem_private.alembic_version",
-    }
+    assert set(tables) == ALL_TABLES
     assert all(d.startswith("rls enabled, forced; owner pymem_owner") for d in tables.values())
     roles = {r[1]: r[3] for r in rows if r[0] == "role"}
     assert "SUPERUSER: bypasses RLS" in roles["postgres"]

@@ -12,7 +12,7 @@ from psycopg import errors
 
 from pymem import migrate
 from pymem.embeddings import DIMENSIONS, MODEL_ID, Embedder
-from tests.conftest import Tenant
+from tests.conftest import ALL_TABLES, Tenant
 
 PERMANENCE = {"permanent": 0.0, "stable": 0.002, "standard": 0.008, "volatile": 0.03, "ephemeral": 0.1}
 
@@ -420,15 +420,7 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
             "select schemaname || '.' || tablename from pg_tables where schemaname in ('pymem', 'pymem_private')"
         )
     }
-    assert tables == {
-        "pymem.episodes",
-        "pymem.facts",
-        "pymem.rules",
-        "pymem.memory_links",
-        "pymem.memory_events",
-        "pymem_private.role_tenants",
-        "pymem_private.alembic_version",
-    }
+    assert tables == ALL_TABLES
     assert migrate.current(db_dsn) == migrate.head() == "0001"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
     assert migrate.current(db_dsn) == "0001"
