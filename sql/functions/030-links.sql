@@ -1,3 +1,5 @@
+-- noqa: disable=RF01
+-- (RF01: sqlfluff does not know that memory_exists.<name> is a parameter of the function.)
 -- Links point only at memories of their own tenant that exist, and go when their
 -- endpoints are deleted (episodes expire; facts and rules are normally soft-deleted).
 
@@ -9,10 +11,25 @@ parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
 begin atomic
-    select case memory_type
-        when 'episode' then exists (select from pymem.episodes as e where e.tenant_id = memory_exists.tenant_id and e.id = memory_id)
-        when 'fact' then exists (select from pymem.facts as f where f.tenant_id = memory_exists.tenant_id and f.id = memory_id)
-        when 'rule' then exists (select from pymem.rules as r where r.tenant_id = memory_exists.tenant_id and r.id = memory_id)
+    select case memory_exists.memory_type
+        when 'episode'
+            then
+                exists (
+                    select from pymem.episodes as e
+                    where e.tenant_id = memory_exists.tenant_id and e.id = memory_exists.memory_id
+                )
+        when 'fact'
+            then
+                exists (
+                    select from pymem.facts as f
+                    where f.tenant_id = memory_exists.tenant_id and f.id = memory_exists.memory_id
+                )
+        when 'rule'
+            then
+                exists (
+                    select from pymem.rules as r
+                    where r.tenant_id = memory_exists.tenant_id and r.id = memory_exists.memory_id
+                )
         else false
     end;
 end;

@@ -11,12 +11,13 @@ parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
 return case memory_type
-    when 'episode' then
-        case
-            when memory ->> 'forgotten_at' is not null then 'forgotten'
-            when (memory ->> 'consolidated')::boolean then 'consolidated'
-            else 'active'
-        end
+    when 'episode'
+        then
+            case
+                when memory ->> 'forgotten_at' is not null then 'forgotten'
+                when (memory ->> 'consolidated')::boolean then 'consolidated'
+                else 'active'
+            end
     when 'fact' then memory ->> 'validity'
     when 'rule' then
         case when memory ->> 'forgotten_at' is not null then 'forgotten' else memory ->> 'maturity' end

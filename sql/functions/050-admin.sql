@@ -38,13 +38,14 @@ stable
 security definer
 set search_path = pg_catalog, pg_temp
 begin atomic
-    select exists (
+    select exists(
         select
         from pymem.memory_events as e
-        where e.tenant_id = pymem.current_tenant()
-          and e.operation = 'admin_elevation'
-          and e.transaction_id = pg_current_xact_id_if_assigned()
-          and e.session_role = session_user
+        where
+            e.tenant_id = pymem.current_tenant()
+            and e.operation = 'admin_elevation'
+            and e.transaction_id = pg_current_xact_id_if_assigned()
+            and e.session_role = session_user
     );
 end;
 

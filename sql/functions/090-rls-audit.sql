@@ -8,87 +8,128 @@ security invoker
 set search_path = pg_catalog, pg_temp
 begin atomic
     -- every table: RLS enabled and forced, owned by pymem_owner
-    select 'table', n.nspname || '.' || c.relname,
-           c.relrowsecurity and c.relforcerowsecurity and pg_get_userbyid(c.relowner) = 'pymem_owner',
-           format('rls %s, %s; owner %s; %s policies',
-                  case when c.relrowsecurity then 'enabled' else 'DISABLED' end,
-                  case when c.relforcerowsecurity then 'forced' else 'NOT FORCED' end,
-                  pg_get_userbyid(c.relowner),
-                  (select count(*) from pg_policy as p where p.polrelid = c.oid))
-      from pg_class as c
-      join pg_namespace as n on n.oid = c.relnamespace
-     where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
+    select
+        'table' as section,
+        n.nspname || '.' || c.relname as object,  -- noqa: RF04
+        c.relrowsecurity and c.relforcerowsecurity and pg_get_userbyid(c.relowner) = 'pymem_owner' as ok,
+        format(
+            'rls %s, %s; owner %s; %s policies',
+            case when c.relrowsecurity then 'enabled' else 'DISABLED' end,
+            case when c.relforcerowsecurity then 'forced' else 'NOT FORCED' end,
+            pg_get_userbyid(c.relowner),
+            (
+                select count(*) from pg_policy as p
+                where p.polrelid = c.oid
+            )
+        ) as detail
+    from pg_class as c
+    inner join pg_namespace as n on c.relnamespace = n.oid
+    where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
     union all
     -- every policy: who, which command, and its filter: tenant policies call current_tenant(),
     -- admin reads need a logged elevation, the owner only reads
-    select 'policy', p.schemaname || '.' || p.tablename || ' ' || p.policyname,
-           case
-               when p.tablename = 'role_tenants' then p.qual like '%SESSION_USER%'
-               when 'pymem_admin' = any (p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
-               when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
-               else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
-           end,
-           format('%s %s to %s using (%s) with check (%s)', p.permissive, p.cmd,
-                  array_to_string(p.roles, ', '), coalesce(p.qual, '-'), coalesce(p.with_check, '-'))
-      from pg_policies as p
-     where p.schemaname in ('pymem', 'pymem_private')
+    select
+        'policy' as section,
+        p.schemaname || '.' || p.tablename || ' ' || p.policyname as object,  -- noqa: RF04
+        case
+            when p.tablename = 'role_tenants' then p.qual like '%SESSION_USER%'
+            when 'pymem_admin' = any(p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
+            when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
+            else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
+        end as ok,
+        format(
+            '%s %s to %s using (%s) with check (%s)', p.permissive, p.cmd,
+            array_to_string(p.roles, ', '), coalesce(p.qual, '-'), coalesce(p.with_check, '-')
+        ) as detail
+    from pg_policies as p
+    where p.schemaname in ('pymem', 'pymem_private')
     union all
     -- every table grant: no privilege for PUBLIC
-    select 'grant', n.nspname || '.' || c.relname || ' to '
-               || case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end,
-           a.grantee <> 0,
-           string_agg(a.privilege_type, ', ' order by a.privilege_type)
-      from pg_class as c
-      join pg_namespace as n on n.oid = c.relnamespace
-      cross join lateral aclexplode(c.relacl) as a
-     where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
-       and a.grantee <> c.relowner
-     group by n.nspname, c.relname, a.grantee
+    select
+        'grant' as section,
+        n.nspname || '.' || c.relname || ' to '
+        || case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end as object,  -- noqa: RF04
+        a.grantee <> 0 as ok,
+        string_agg(a.privilege_type, ', ' order by a.privilege_type) as detail
+    from pg_class as c
+    inner join pg_namespace as n on c.relnamespace = n.oid
+    cross join lateral aclexplode(c.relacl) as a
+    where
+        n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
+        and a.grantee <> c.relowner
+    group by n.nspname, c.relname, a.grantee
     union all
     -- every role that bypasses RLS, and every pymem role and analyst login
-    select 'role', r.rolname,
-           case
-               when r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
-                   then not (r.rolsuper or r.rolbypassrls)
-                        and (r.rolname <> 'pymem_app' or not r.rolinherit)
-               when pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper
-                   then not r.rolbypassrls
-                        and exists (select from pymem_private.role_tenants as t where t.role_name = r.rolname)
-               else not (r.rolsuper or r.rolbypassrls)
-                    or not exists (
-                        select from pg_auth_members as m
-                         where m.member = r.oid
-                           and m.roleid in (select oid from pg_roles
-                                             where rolname in ('pymem_app', 'pymem_analyst', 'pymem_admin')))
-           end,
-           concat_ws('; ',
-               case when r.rolsuper then 'SUPERUSER: bypasses RLS' end,
-               case when r.rolbypassrls then 'BYPASSRLS: bypasses RLS' end,
-               case when r.rolcanlogin then 'login' else 'nologin' end,
-               case when not r.rolinherit then 'noinherit' end,
-               (select 'bound to tenant ' || t.tenant_id
-                  from pymem_private.role_tenants as t where t.role_name = r.rolname),
-               (select 'member of ' || string_agg(g.rolname, ', ' order by g.rolname)
-                  from pg_auth_members as m join pg_roles as g on g.oid = m.roleid
-                 where m.member = r.oid))
-      from pg_roles as r
-     where r.rolsuper or r.rolbypassrls
+    select
+        'role' as section,
+        r.rolname as object,  -- noqa: RF04
+        case
+            when r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
+                then
+                    not (r.rolsuper or r.rolbypassrls)
+                    and (r.rolname <> 'pymem_app' or not r.rolinherit)
+            when pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper
+                then
+                    not r.rolbypassrls
+                    and exists (
+                        select from pymem_private.role_tenants as t
+                        where t.role_name = r.rolname
+                    )
+            else
+                not (r.rolsuper or r.rolbypassrls)
+                or not exists (
+                    select from pg_auth_members as m
+                    where
+                        m.member = r.oid
+                        and m.roleid in (
+                            select app.oid from pg_roles as app
+                            where app.rolname in ('pymem_app', 'pymem_analyst', 'pymem_admin')
+                        )
+                )
+        end as ok,
+        concat_ws(
+            '; ',
+            case when r.rolsuper then 'SUPERUSER: bypasses RLS' end,
+            case when r.rolbypassrls then 'BYPASSRLS: bypasses RLS' end,
+            case when r.rolcanlogin then 'login' else 'nologin' end,
+            case when not r.rolinherit then 'noinherit' end,
+            (
+                select 'bound to tenant ' || t.tenant_id
+                from pymem_private.role_tenants as t
+                where t.role_name = r.rolname
+            ),
+            (
+                select 'member of ' || string_agg(g.rolname, ', ' order by g.rolname)
+                from pg_auth_members as m inner join pg_roles as g on m.roleid = g.oid
+                where m.member = r.oid
+            )
+        ) as detail
+    from pg_roles as r
+    where
+        r.rolsuper or r.rolbypassrls
         or r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
         or (pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper)
     union all
     -- every function: pinned search_path; SECURITY DEFINER only in the private schema
-    select 'function', p.oid::regprocedure::text,
-           p.proconfig is not null
-               and exists (select from unnest(p.proconfig) as cfg where cfg like 'search_path=%')
-               and (not p.prosecdef or n.nspname = 'pymem_private'),
-           format('%s, %s, %s',
-                  case p.provolatile when 'i' then 'immutable' when 's' then 'stable' else 'volatile' end,
-                  case when p.prosecdef then 'security definer' else 'security invoker' end,
-                  coalesce(array_to_string(p.proconfig, ' '), 'NO PINNED search_path'))
-      from pg_proc as p
-      join pg_namespace as n on n.oid = p.pronamespace
-     where n.nspname in ('pymem', 'pymem_private')
-     order by 1, 2;
+    select
+        'function' as section,
+        p.oid::regprocedure::text as object,  -- noqa: RF04
+        p.proconfig is not null
+        and exists (
+            select from unnest(p.proconfig) as cfg
+            where cfg like 'search_path=%'
+        )
+        and (not p.prosecdef or n.nspname = 'pymem_private') as ok,
+        format(
+            '%s, %s, %s',
+            case p.provolatile when 'i' then 'immutable' when 's' then 'stable' else 'volatile' end,
+            case when p.prosecdef then 'security definer' else 'security invoker' end,
+            coalesce(array_to_string(p.proconfig, ' '), 'NO PINNED search_path')
+        ) as detail
+    from pg_proc as p
+    inner join pg_namespace as n on p.pronamespace = n.oid
+    where n.nspname in ('pymem', 'pymem_private')
+    order by section, object;
 end;
 
 comment on function pymem.memory_rls_audit() is

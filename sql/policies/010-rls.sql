@@ -35,11 +35,16 @@ create policy episodes_admin_select on pymem.episodes
 for select to pymem_admin
 using ((select pymem_private.admin_elevated()));
 
-comment on policy episodes_tenant_select on pymem.episodes is 'A tenant role reads only rows of the current tenant.';
-comment on policy episodes_tenant_insert on pymem.episodes is 'A tenant role writes rows only into the current tenant.';
-comment on policy episodes_tenant_update on pymem.episodes is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy episodes_tenant_delete on pymem.episodes is 'A tenant role deletes only rows of the current tenant.';
-comment on policy episodes_admin_select on pymem.episodes is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
+comment on policy episodes_tenant_select on pymem.episodes is
+'A tenant role reads only rows of the current tenant.';
+comment on policy episodes_tenant_insert on pymem.episodes is
+'A tenant role writes rows only into the current tenant.';
+comment on policy episodes_tenant_update on pymem.episodes is
+'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy episodes_tenant_delete on pymem.episodes is
+'A tenant role deletes only rows of the current tenant.';
+comment on policy episodes_admin_select on pymem.episodes is
+'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.facts
 alter table pymem.facts enable row level security;
@@ -71,11 +76,16 @@ create policy facts_admin_select on pymem.facts
 for select to pymem_admin
 using ((select pymem_private.admin_elevated()));
 
-comment on policy facts_tenant_select on pymem.facts is 'A tenant role reads only rows of the current tenant.';
-comment on policy facts_tenant_insert on pymem.facts is 'A tenant role writes rows only into the current tenant.';
-comment on policy facts_tenant_update on pymem.facts is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy facts_tenant_delete on pymem.facts is 'A tenant role deletes only rows of the current tenant.';
-comment on policy facts_admin_select on pymem.facts is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
+comment on policy facts_tenant_select on pymem.facts is
+'A tenant role reads only rows of the current tenant.';
+comment on policy facts_tenant_insert on pymem.facts is
+'A tenant role writes rows only into the current tenant.';
+comment on policy facts_tenant_update on pymem.facts is
+'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy facts_tenant_delete on pymem.facts is
+'A tenant role deletes only rows of the current tenant.';
+comment on policy facts_admin_select on pymem.facts is
+'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.rules
 alter table pymem.rules enable row level security;
@@ -107,11 +117,16 @@ create policy rules_admin_select on pymem.rules
 for select to pymem_admin
 using ((select pymem_private.admin_elevated()));
 
-comment on policy rules_tenant_select on pymem.rules is 'A tenant role reads only rows of the current tenant.';
-comment on policy rules_tenant_insert on pymem.rules is 'A tenant role writes rows only into the current tenant.';
-comment on policy rules_tenant_update on pymem.rules is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy rules_tenant_delete on pymem.rules is 'A tenant role deletes only rows of the current tenant.';
-comment on policy rules_admin_select on pymem.rules is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
+comment on policy rules_tenant_select on pymem.rules is
+'A tenant role reads only rows of the current tenant.';
+comment on policy rules_tenant_insert on pymem.rules is
+'A tenant role writes rows only into the current tenant.';
+comment on policy rules_tenant_update on pymem.rules is
+'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy rules_tenant_delete on pymem.rules is
+'A tenant role deletes only rows of the current tenant.';
+comment on policy rules_admin_select on pymem.rules is
+'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.memory_links
 alter table pymem.memory_links enable row level security;
@@ -143,11 +158,16 @@ create policy memory_links_admin_select on pymem.memory_links
 for select to pymem_admin
 using ((select pymem_private.admin_elevated()));
 
-comment on policy memory_links_tenant_select on pymem.memory_links is 'A tenant role reads only rows of the current tenant.';
-comment on policy memory_links_tenant_insert on pymem.memory_links is 'A tenant role writes rows only into the current tenant.';
-comment on policy memory_links_tenant_update on pymem.memory_links is 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy memory_links_tenant_delete on pymem.memory_links is 'A tenant role deletes only rows of the current tenant.';
-comment on policy memory_links_admin_select on pymem.memory_links is 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
+comment on policy memory_links_tenant_select on pymem.memory_links is
+'A tenant role reads only rows of the current tenant.';
+comment on policy memory_links_tenant_insert on pymem.memory_links is
+'A tenant role writes rows only into the current tenant.';
+comment on policy memory_links_tenant_update on pymem.memory_links is
+'A tenant role updates only rows of the current tenant, and cannot move them to another.';
+comment on policy memory_links_tenant_delete on pymem.memory_links is
+'A tenant role deletes only rows of the current tenant.';
+comment on policy memory_links_admin_select on pymem.memory_links is
+'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
 -- pymem.memory_events: append-only. No UPDATE or DELETE policy exists, and no role but
 -- the owner holds those privileges, so nobody else can change history.
@@ -169,8 +189,10 @@ create policy memory_events_admin_select on pymem.memory_events
 for select to pymem_admin
 using ((select pymem_private.admin_elevated()));
 
-comment on policy memory_events_tenant_select on pymem.memory_events is 'A tenant role reads only the audit trail of the current tenant.';
-comment on policy memory_events_tenant_insert on pymem.memory_events is 'Events are appended only into the current tenant (admin elevations included).';
+comment on policy memory_events_tenant_select on pymem.memory_events is
+'A tenant role reads only the audit trail of the current tenant.';
+comment on policy memory_events_tenant_insert on pymem.memory_events is
+'Events are appended only into the current tenant (admin elevations included).';
 drop policy if exists memory_events_owner_select on pymem.memory_events;
 create policy memory_events_owner_select on pymem.memory_events
 for select to pymem_owner
@@ -178,7 +200,8 @@ using (true);
 
 comment on policy memory_events_owner_select on pymem.memory_events is
 'The owner (so: pymem_private.admin_elevated, SECURITY DEFINER) reads elevation events; nobody logs in as it.';
-comment on policy memory_events_admin_select on pymem.memory_events is 'pymem_admin reads the audit trail across tenants, only in a transaction that logged its elevation.';
+comment on policy memory_events_admin_select on pymem.memory_events is
+'pymem_admin reads the audit trail across tenants, only in a transaction that logged its elevation.';
 
 -- pymem_private.role_tenants: each login may read its own binding (pymem.current_tenant
 -- does); only a superuser or DBA binds and unbinds.
@@ -190,4 +213,5 @@ create policy role_tenants_self_select on pymem_private.role_tenants
 for select to pymem_app, pymem_analyst, pymem_admin
 using (role_name = session_user);
 
-comment on policy role_tenants_self_select on pymem_private.role_tenants is 'A login reads only its own tenant binding.';
+comment on policy role_tenants_self_select on pymem_private.role_tenants is
+'A login reads only its own tenant binding.';

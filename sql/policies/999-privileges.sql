@@ -9,11 +9,11 @@ revoke all on all tables in schema pymem from public;
 revoke all on all tables in schema pymem_private from public;
 
 grant select, insert, update, delete
-    on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links
-    to pymem_app, pymem_analyst;
+on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links
+to pymem_app, pymem_analyst;
 grant select, insert on pymem.memory_events to pymem_app, pymem_analyst;
 grant select on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links, pymem.memory_events
-    to pymem_admin;
+to pymem_admin;
 grant insert on pymem.memory_events to pymem_admin;
 grant select on pymem_private.role_tenants to pymem_app, pymem_analyst, pymem_admin;
 
