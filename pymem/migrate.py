@@ -4,7 +4,6 @@ idempotent file under sql/ re-applied as pymem_owner, in one advisory-locked run
 from __future__ import annotations
 
 import logging
-import os
 
 import psycopg
 from alembic import command
@@ -46,29 +45,21 @@ def current(dsn: str) -> str | None:
 def upgrade(dsn: str, *, vector_index: str | None = None) -> None:
     """Migrate the database at dsn (a superuser or DBA login) to head and re-apply sql/."""
     engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)
-    previous = os.environ.get("PYMEM_VECTOR_INDEX")
-    if vector_index is not None:
-        os.environ["PYMEM_VECTOR_INDEX"] = vector_index
-    try:
-        with engine.begin() as conn:
-            # one migrator at a time, per database
-            conn.execute(text("select pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            cfg = _config()
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "memory@head")
-            raw = conn.connection.driver_connection
-            assert isinstance(raw, psycopg.Connection)
-            raw.execute("set local role pymem_owner")
-            for path in resources.sql_files():
-                log.debug("applying %s", path.name)
-                try:
-                    raw.execute(path.read_text().encode())
-                except psycopg.Error as exc:
-                    raise RuntimeError(f"applying {path.parent.name}/{path.name} failed: {exc}") from exc
-            raw.execute("reset role")
-    finally:
+    with engine.begin() as conn:
+        # one migrator at a time, per database
+        conn.execute(text("select pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        cfg = _config()
+        cfg.attributes["connection"] = conn
         if vector_index is not None:
-            if previous is None:
-                os.environ.pop("PYMEM_VECTOR_INDEX", None)
-            else:
-                os.environ["PYMEM_VECTOR_INDEX"] = previous
+            cfg.attributes["vector_index"] = vector_index
+        command.upgrade(cfg, "memory@head")
+        raw = conn.connection.driver_connection
+        assert isinstance(raw, psycopg.Connection)
+        raw.execute("set local role pymem_owner")
+        for path in resources.sql_files():
+            log.debug("applying %s", path.name)
+            try:
+                raw.execute(path.read_text().encode())
+            except psycopg.Error as exc:
+                raise RuntimeError(f"applying {path.parent.name}/{path.name} failed: {exc}") from exc
+        raw.execute("reset role")

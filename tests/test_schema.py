@@ -445,3 +445,20 @@ def test_memory_chain_has_its_branch_label() -> None:
     script = ScriptDirectory.from_config(migrate._config())
     base = script.get_revision("0001")
     assert base is not None and base.branch_labels == {"memory"}
+
+
+def test_an_unknown_vector_index_kind_fails_clearly_and_changes_nothing(
+    superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
+    name = "pymem_bad_index_kind"
+    superuser.execute(f"drop database if exists {name}")
+    superuser.execute(f"create database {name}")
+    try:
+        dsn = psycopg.conninfo.make_conninfo(db_dsn, dbname=name)
+        with pytest.raises(ValueError, match="PYMEM_VECTOR_INDEX must be one of"):
+            migrate.upgrade(dsn, vector_index="flat")
+        assert migrate.current(dsn) is None
+        with psycopg.connect(dsn) as conn:
+            assert conn.execute("select to_regnamespace('pymem')").fetchone() == (None,)
+    finally:
+        superuser.execute(f"drop database if exists {name} with (force)")

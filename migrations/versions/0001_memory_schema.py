@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from alembic import op
+from alembic import context, op
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -316,7 +316,9 @@ reset role;
 
 
 def vector_index_kind() -> str:
-    kind = os.environ.get("PYMEM_VECTOR_INDEX", "hnsw").strip().lower()
+    """pymem.migrate.upgrade(vector_index=...) first, then PYMEM_VECTOR_INDEX, then hnsw."""
+    chosen = context.config.attributes.get("vector_index") or os.environ.get("PYMEM_VECTOR_INDEX") or "hnsw"
+    kind = str(chosen).strip().lower()
     if kind not in VECTOR_INDEX_KINDS:
         raise ValueError(f"PYMEM_VECTOR_INDEX must be one of {VECTOR_INDEX_KINDS}, not {kind!r}")
     return kind
