@@ -12,7 +12,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from pymem import embedded
+from pymem import embedded, migrate
 from pymem.database import analyst_role_name, to_url
 
 
@@ -84,7 +84,8 @@ def test_psql_works_with_the_printed_url(data_dir: Path) -> None:
 
 def test_migrate_is_idempotent(data_dir: Path) -> None:
     env = base_env(PYMEM_DATA_DIR=str(data_dir))
-    assert run_cli("migrate", env=env).stdout.strip() == "migrated: 0001 -> 0001"
+    head = migrate.head()
+    assert run_cli("migrate", env=env).stdout.strip() == f"migrated: {head} -> {head}"
 
 
 def test_db_stop_and_restart_keep_the_data(data_dir: Path) -> None:
@@ -112,7 +113,7 @@ def test_pymem_dsn_selects_an_external_database(db_dsn: str, superuser: psycopg.
     env = base_env(PYMEM_DSN=db_dsn, PYMEM_DATA_DIR="/nonexistent/should-not-be-used")
     app = run_cli("db", "url", "--app", env=env).stdout.strip()
     assert app == to_url(psycopg.conninfo.make_conninfo(db_dsn, user="pymem_app"))
-    assert "schema at 0001" in run_cli("db", "status", env=env).stdout
+    assert f"schema at {migrate.head()}" in run_cli("db", "status", env=env).stdout
     assert run_cli("db", "stop", env=env, check=False).returncode == 1
 
 

@@ -178,7 +178,7 @@ def test_invalid_permanence_rejected(as_tenant: Tenant, table: str) -> None:
             "facts_importance_range",
         ),
         (
-            "insert into pymem.facts (subject, predicate, content, validity) values ('u','p','c', 'forgotten')",
+            "insert into pymem.facts (subject, predicate, content, validity) values ('u','p','c', 'deleted')",
             "facts_validity_check",
         ),
         ("insert into pymem.facts (subject, predicate, content, tags) values ('u','p','c', '{}')", "facts_tags_array"),
@@ -421,9 +421,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0001"
+    assert migrate.current(db_dsn) == migrate.head() == "0002"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0001"
+    assert migrate.current(db_dsn) == "0002"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

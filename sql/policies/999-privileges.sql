@@ -31,3 +31,71 @@ grant execute on function pymem_private.tenant_for_write() to pymem_app, pymem_a
 grant execute on function pymem_private.memory_exists(text, text, uuid) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.memory_state(text, jsonb) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.admin_elevated() to pymem_admin;
+
+-- The memory API (issue 3): callable by the application and by bound analysts. Pure scoring
+-- functions also by pymem_admin.
+grant execute on function
+pymem.memory_effective_confidence(double precision, double precision, timestamptz, timestamptz),
+pymem.memory_recency(timestamptz, timestamptz, timestamptz, double precision),
+pymem.memory_rrf_score(integer, integer, integer, integer),
+pymem.memory_composite_score(
+    double precision, double precision, double precision, double precision,
+    double precision, double precision, double precision, double precision
+),
+pymem.memory_effectiveness(integer, integer),
+pymem.memory_rule_maturity(text, integer, integer, text),
+pymem.memory_rule_confidence(text),
+pymem.memory_tsquery(text),
+pymem.memory_cjk_runs(text),
+pymem.memory_like_terms(text)
+to pymem_app, pymem_analyst, pymem_admin;
+
+grant execute on function
+pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval),
+pymem.memory_store_fact(
+    text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
+    integer, jsonb
+),
+pymem.memory_store_rule(text, text, text[], text, text, uuid, public.vector, text, integer, jsonb),
+pymem.memory_search(
+    text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
+    double precision, integer, timestamptz, boolean
+)
+to pymem_app, pymem_analyst;
+
+grant execute on function
+pymem_private.require_text(text, text, integer),
+pymem_private.require_range(text, double precision, double precision, double precision),
+pymem_private.require_memory_type(text, text, text[]),
+pymem_private.require_embedding(text, public.vector),
+pymem_private.tags_jsonb(text[]),
+pymem_private.require_metadata(jsonb),
+pymem_private.embedding_model_for(public.vector, text),
+pymem_private.require_token_count(integer),
+pymem_private.require_source_episode(text, uuid),
+pymem_private.require_limit(text, integer),
+pymem_private.require_types(text[], text[]),
+pymem_private.effective_search_mode(text, public.vector),
+pymem_private.memory_candidates(
+    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean
+),
+pymem_private.memory_touch(text, uuid)
+to pymem_app, pymem_analyst;
+
+grant execute on function
+pymem.memory_recall(
+    text, text, integer, double precision, public.vector, double precision, double precision, double precision,
+    double precision, timestamptz, text, double precision, integer, integer, boolean
+),
+pymem.memory_get(text, uuid),
+pymem.memory_confirm(text, uuid),
+pymem.memory_mark_helpful(uuid),
+pymem.memory_mark_harmful(uuid, text),
+pymem.memory_forget(text, uuid, text),
+pymem.memory_stats(text, double precision)
+to pymem_app, pymem_analyst;
+
+grant execute on function
+pymem_private.not_found(text, uuid),
+pymem_private.rule_feedback(uuid, text, text)
+to pymem_app, pymem_analyst;

@@ -1,0 +1,34 @@
+-- Fact validity: 'forgotten' is accepted as an alias of the canonical 'retracted', and
+-- invalidated_at records when a fact stopped being believed, so that a fact is valid in
+-- [created_at, invalidated_at) and memory_recall(..., as_of => t) can answer for time t.
+
+create or replace function pymem_private.maintain_fact_validity()
+returns trigger
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if new.validity = 'forgotten' then
+        new.validity := 'retracted';
+    end if;
+    if new.validity = 'active' then
+        new.invalidated_at := null;
+    elsif tg_op = 'INSERT' then
+        new.invalidated_at := coalesce(new.invalidated_at, new.created_at);
+    elsif old.validity = 'active' then
+        new.invalidated_at := greatest(new.created_at, pg_catalog.now());
+    end if;
+    return new;
+end;
+$$;
+
+comment on function pymem_private.maintain_fact_validity() is
+$$Trigger (before insert, and update of validity, on facts): maps the legacy validity 'forgotten' to
+'retracted', and sets invalidated_at when a fact leaves 'active' (cleared when it becomes active
+again), so every fact is valid in [created_at, invalidated_at).$$;
+
+create or replace trigger facts_maintain_validity
+before insert or update of validity on pymem.facts
+for each row execute function pymem_private.maintain_fact_validity();

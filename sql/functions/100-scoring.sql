@@ -1,0 +1,206 @@
+-- The maths of retrieval, as pure functions an analyst can call and read:
+-- effective confidence (decay), recency, Reciprocal Rank Fusion, the composite recall
+-- score, and rule effectiveness and maturity. IMMUTABLE: every input, time included, is
+-- an argument.
+
+create or replace function pymem.memory_effective_confidence(
+    confidence double precision,
+    decay_rate double precision,
+    last_confirmed_at timestamptz,
+    at timestamptz
+)
+returns double precision
+language sql
+immutable
+strict
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return memory_effective_confidence.confidence * pg_catalog.exp(
+    -memory_effective_confidence.decay_rate
+    * greatest(
+        0.0,
+        pg_catalog.date_part('epoch', memory_effective_confidence.at - memory_effective_confidence.last_confirmed_at)
+        / 86400.0
+    )
+);
+
+comment on function pymem.memory_effective_confidence(double precision, double precision, timestamptz, timestamptz) is
+$$Effective confidence = confidence * exp(-decay_rate * days since last_confirmed_at), days counted at `at`
+(never negative). Retrieval excludes memories below min_confidence (default 0.2).
+Example: select pymem.memory_effective_confidence(1.0, 0.008, now() - interval '87 days', now());  -- ~0.5$$;
+
+
+create or replace function pymem.memory_recency(
+    last_referenced_at timestamptz,
+    created_at timestamptz,
+    at timestamptz,
+    half_life_days double precision default 30
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return pg_catalog.exp(
+    -pg_catalog.ln(2.0)
+    * greatest(
+        0.0,
+        pg_catalog.date_part(
+            'epoch',
+            memory_recency.at - coalesce(memory_recency.last_referenced_at, memory_recency.created_at)
+        ) / 86400.0
+    )
+    / memory_recency.half_life_days
+);
+
+comment on function pymem.memory_recency(timestamptz, timestamptz, timestamptz, double precision) is
+$$Recency in (0, 1]: exp(-ln 2 * days / half_life_days), days since the memory was last referenced
+(last_referenced_at, else created_at) as of `at`: 1.0 just now, 0.5 one half-life ago (30 days by default).
+Example: select pymem.memory_recency(now() - interval '30 days', null, now());  -- 0.5$$;
+
+
+create or replace function pymem.memory_rrf_score(
+    semantic_rank integer,
+    keyword_rank integer,
+    missing_rank integer,
+    k integer default 60
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return 1.0 / (memory_rrf_score.k + coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank))
++ 1.0 / (memory_rrf_score.k + coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank));
+
+comment on function pymem.memory_rrf_score(integer, integer, integer, integer) is
+$$Reciprocal Rank Fusion: 1/(k + semantic_rank) + 1/(k + keyword_rank), k = 60 by default; a rank that is
+NULL (the memory is missing from that list) counts as missing_rank, which search sets to limit + 1.
+Example: select pymem.memory_rrf_score(1, null, 21);  -- 1/61 + 1/81$$;
+
+
+create or replace function pymem.memory_composite_score(
+    relevance double precision,
+    importance double precision,
+    recency double precision,
+    confidence double precision,
+    w_relevance double precision default 0.4,
+    w_importance double precision default 0.3,
+    w_recency double precision default 0.2,
+    w_confidence double precision default 0.1
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return (
+    memory_composite_score.w_relevance * memory_composite_score.relevance
+    + memory_composite_score.w_importance * memory_composite_score.importance
+    + memory_composite_score.w_recency * memory_composite_score.recency
+    + memory_composite_score.w_confidence * memory_composite_score.confidence
+) / nullif(
+    memory_composite_score.w_relevance + memory_composite_score.w_importance
+    + memory_composite_score.w_recency + memory_composite_score.w_confidence,
+    0
+);
+
+comment on function pymem.memory_composite_score(
+    double precision, double precision, double precision, double precision,
+    double precision, double precision, double precision, double precision
+) is
+$$Composite recall score: (w_relevance*relevance + w_importance*importance + w_recency*recency
++ w_confidence*confidence) / (sum of the weights), every component in [0, 1]; defaults 0.4/0.3/0.2/0.1
+(they sum to 1, so the division changes nothing for them).
+Example: select pymem.memory_composite_score(0.9, 0.5, 1.0, 0.8);  -- 0.36+0.15+0.2+0.08 = 0.79$$;
+
+
+create or replace function pymem.memory_effectiveness(success_count integer, harmful_count integer)
+returns double precision
+language sql
+immutable
+strict
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return memory_effectiveness.success_count
+/ (memory_effectiveness.success_count + 4.0 * memory_effectiveness.harmful_count + 0.01);
+
+comment on function pymem.memory_effectiveness(integer, integer) is
+$$Rule effectiveness = success / (success + 4 * harmful + 0.01): one harmful outcome outweighs four helpful ones.
+Example: select pymem.memory_effectiveness(5, 1);  -- 5 / 9.01 = 0.555$$;
+
+
+create or replace function pymem.memory_rule_maturity(
+    maturity text,
+    success_count integer,
+    harmful_count integer,
+    feedback text
+)
+returns text
+language plpgsql
+immutable
+strict
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_effectiveness double precision := pymem.memory_effectiveness(success_count, harmful_count);
+begin
+    if maturity = 'anti_pattern' then
+        return maturity;  -- terminal: store the rule again to start over as a candidate
+    end if;
+    if feedback = 'helpful' then
+        if maturity = 'candidate' and success_count >= 5 and v_effectiveness >= 0.6 then
+            return 'established';
+        elsif maturity = 'established' and success_count >= 15 and v_effectiveness >= 0.8 then
+            return 'proven';
+        end if;
+        return maturity;
+    elsif feedback = 'harmful' then
+        if harmful_count >= 3 and v_effectiveness < 0.3 then
+            return 'anti_pattern';
+        elsif maturity = 'proven' and v_effectiveness < 0.8 then
+            return 'established';
+        elsif maturity = 'established' and v_effectiveness < 0.6 then
+            return 'candidate';
+        end if;
+        return maturity;
+    end if;
+    raise exception 'invalid feedback "%"', feedback
+        using errcode = 'PM002', detail = 'feedback must be helpful or harmful';
+end;
+$$;
+
+comment on function pymem.memory_rule_maturity(text, integer, integer, text) is
+$$Maturity of a rule after one feedback (e = memory_effectiveness(success, harmful)), one step at a time:
+helpful: candidate -> established when success >= 5 and e >= 0.6; established -> proven when success >= 15
+and e >= 0.8. harmful: any -> anti_pattern when harmful >= 3 and e < 0.3; else proven -> established when
+e < 0.8; established -> candidate when e < 0.6. anti_pattern is terminal.
+Example: select pymem.memory_rule_maturity('candidate', 5, 0, 'helpful');  -- established$$;
+
+
+create or replace function pymem.memory_rule_confidence(maturity text)
+returns double precision
+language sql
+immutable
+strict
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return case memory_rule_confidence.maturity
+    when 'candidate' then 0.5
+    when 'established' then 0.75
+    when 'proven' then 0.9
+    when 'anti_pattern' then 0.75
+end;
+
+comment on function pymem.memory_rule_confidence(text) is
+$$Confidence a rule takes when its maturity changes: candidate 0.5, established 0.75, proven 0.9,
+anti_pattern 0.75 (confidence that the behaviour is harmful).
+Example: select pymem.memory_rule_confidence('proven');  -- 0.9$$;

@@ -1,0 +1,150 @@
+-- Argument checks shared by the memory API. Each raises PM002 (invalid argument) with a
+-- message naming the argument, so a bad call fails before anything is written.
+
+create or replace function pymem_private.require_text(argument text, value text, max_length integer default null)
+returns text
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if value is null or pg_catalog.btrim(value) = '' then
+        raise exception '% must be a non-empty text', argument
+            using errcode = 'PM002', detail = pg_catalog.format('%s was %s', argument, pg_catalog.quote_nullable(value));
+    end if;
+    if max_length is not null and pg_catalog.length(value) > max_length then
+        raise exception '% is too long (% characters; at most %)', argument, pg_catalog.length(value), max_length
+            using errcode = 'PM002';
+    end if;
+    return value;
+end;
+$$;
+
+comment on function pymem_private.require_text(text, text, integer) is
+'Returns value, or raises PM002 when it is NULL, blank, or longer than max_length.';
+
+
+create or replace function pymem_private.require_range(
+    argument text, value double precision, low double precision, high double precision
+)
+returns double precision
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if value is null or value = 'NaN'::double precision or value < low or value > high then
+        raise exception '% must be between % and %', argument, low, high
+            using errcode = 'PM002', detail = pg_catalog.format('%s was %s', argument, coalesce(value::text, 'NULL'));
+    end if;
+    return value;
+end;
+$$;
+
+comment on function pymem_private.require_range(text, double precision, double precision, double precision) is
+'Returns value, or raises PM002 when it is NULL, NaN or outside [low, high].';
+
+
+create or replace function pymem_private.require_memory_type(argument text, value text, allowed text[])
+returns text
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if value is null or not (value = any(allowed)) then
+        raise exception 'invalid % %', argument, pg_catalog.quote_nullable(value)
+            using errcode = 'PM002',
+                  detail = pg_catalog.format('%s must be one of: %s', argument, pg_catalog.array_to_string(allowed, ', '));
+    end if;
+    return value;
+end;
+$$;
+
+comment on function pymem_private.require_memory_type(text, text, text[]) is
+'Returns value, or raises PM002 naming the allowed values (memory types, modes).';
+
+
+create or replace function pymem_private.require_embedding(argument text, embedding public.vector)
+returns public.vector
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if embedding is null then
+        return null;
+    end if;
+    if public.vector_dims(embedding) <> 384 then
+        raise exception '% must have 384 dimensions (MiniLM-L6), not %', argument, public.vector_dims(embedding)
+            using errcode = 'PM002';
+    end if;
+    if public.vector_norm(embedding) = 0 then
+        raise exception '% must not be the zero vector (cosine distance is undefined for it)', argument
+            using errcode = 'PM002';
+    end if;
+    return embedding;
+end;
+$$;
+
+comment on function pymem_private.require_embedding(text, public.vector) is
+'Returns the embedding (or NULL), or raises PM002 when it is not 384-dimensional or is the zero vector.';
+
+
+create or replace function pymem_private.tags_jsonb(tags text[])
+returns jsonb
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if tags is null then
+        return '[]'::jsonb;
+    end if;
+    if pg_catalog.array_ndims(tags) > 1 then
+        raise exception 'tags must be a one-dimensional array of texts' using errcode = 'PM002';
+    end if;
+    if exists (select from pg_catalog.unnest(tags) as t (tag) where t.tag is null or pg_catalog.btrim(t.tag) = '') then
+        raise exception 'tags must not contain NULL or blank tags'
+            using errcode = 'PM002', detail = pg_catalog.format('tags were %s', tags);
+    end if;
+    return coalesce((select pg_catalog.jsonb_agg(distinct t.tag) from pg_catalog.unnest(tags) as t (tag)), '[]'::jsonb);
+end;
+$$;
+
+comment on function pymem_private.tags_jsonb(text[]) is
+'Tags as the jsonb array stored in facts.tags and rules.tags (distinct, sorted); PM002 on NULL or blank tags.';
+
+
+create or replace function pymem_private.require_metadata(metadata jsonb)
+returns jsonb
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if metadata is null then
+        return '{}'::jsonb;
+    end if;
+    if pg_catalog.jsonb_typeof(metadata) <> 'object' then
+        raise exception 'metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(metadata)
+            using errcode = 'PM002';
+    end if;
+    return metadata;
+end;
+$$;
+
+comment on function pymem_private.require_metadata(jsonb) is
+'Returns metadata (an empty object for NULL), or raises PM002 when it is not a JSON object.';

@@ -1,0 +1,236 @@
+-- noqa: disable=RF01
+-- Storing memories. Python passes the embedding (MiniLM-L6, 384-d) and the token count it
+-- computed; both are optional, and a row without an embedding is found by keyword search.
+-- Supersession, decay rates and audit events are the tables' triggers' work.
+
+create or replace function pymem_private.embedding_model_for(
+    embedding public.vector, embedding_model text
+)
+returns text
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if embedding is null then
+        return null;
+    end if;
+    return pymem_private.require_text('embedding_model (required with an embedding)', embedding_model, 200);
+end;
+$$;
+
+comment on function pymem_private.embedding_model_for(public.vector, text) is
+'The model id stored with an embedding: NULL without one, PM002 when an embedding comes without its model id.';
+
+
+create or replace function pymem_private.require_token_count(token_count integer)
+returns integer
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if token_count < 0 then
+        raise exception 'token_count must be >= 0, not %', token_count using errcode = 'PM002';
+    end if;
+    return token_count;
+end;
+$$;
+
+comment on function pymem_private.require_token_count(integer) is
+'Returns token_count (NULL allowed), or raises PM002 when it is negative.';
+
+
+create or replace function pymem_private.require_source_episode(tenant_id text, source_episode_id uuid)
+returns uuid
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if source_episode_id is not null
+       and not pymem_private.memory_exists(tenant_id, 'episode', source_episode_id) then
+        raise exception 'episode % not found', source_episode_id
+            using errcode = 'PM003', detail = 'source_episode_id must name an episode of this tenant';
+    end if;
+    return source_episode_id;
+end;
+$$;
+
+comment on function pymem_private.require_source_episode(text, uuid) is
+'Returns source_episode_id (NULL allowed), or raises PM003 when the tenant has no such episode.';
+
+
+create or replace function pymem.memory_store_episode(
+    content text,
+    butler text,
+    session_id uuid default null,
+    importance double precision default 5.0,
+    embedding public.vector default null,
+    embedding_model text default null,
+    token_count integer default null,
+    metadata jsonb default '{}',
+    ttl interval default '7 days'
+)
+returns uuid
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_id uuid;
+begin
+    perform pymem_private.require_text('content', content);
+    perform pymem_private.require_text('butler', butler, 200);
+    perform pymem_private.require_range('importance', importance, 0, 10);
+    if ttl is null or ttl <= interval '0' then
+        raise exception 'ttl must be a positive interval, not %', coalesce(ttl::text, 'NULL')
+            using errcode = 'PM002', hint = 'The default is 7 days: ttl => interval ''7 days''.';
+    end if;
+    insert into pymem.episodes as e (
+        tenant_id, butler, session_id, content, importance, embedding, embedding_model, token_count,
+        metadata, expires_at
+    ) values (
+        v_tenant, butler, session_id, content, importance,
+        pymem_private.require_embedding('embedding', embedding),
+        pymem_private.embedding_model_for(embedding, embedding_model),
+        pymem_private.require_token_count(token_count),
+        pymem_private.require_metadata(metadata),
+        pg_catalog.now() + ttl
+    )
+    returning e.id into v_id;
+    return v_id;
+end;
+$$;
+
+comment on function pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval) is
+$$Stores a raw observation of a butler and returns its id. importance 0..10 (default 5), expires after ttl
+(default 7 days); embedding optional (found by keyword until embedded).
+Example: select memory_store_episode(content => 'User asked about recipes', butler => 'general');$$;
+
+
+create or replace function pymem.memory_store_fact(
+    subject text,
+    predicate text,
+    content text,
+    importance double precision default 5.0,
+    permanence text default 'standard',
+    scope text default 'global',
+    tags text[] default '{}',
+    confidence double precision default 1.0,
+    source_butler text default null,
+    source_episode_id uuid default null,
+    embedding public.vector default null,
+    embedding_model text default null,
+    token_count integer default null,
+    metadata jsonb default '{}'
+)
+returns uuid
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_id uuid;
+begin
+    perform pymem_private.require_text('subject', subject, 500);
+    perform pymem_private.require_text('predicate', predicate, 500);
+    perform pymem_private.require_text('content', content);
+    perform pymem_private.require_range('importance', importance, 0, 10);
+    perform pymem_private.require_range('confidence', confidence, 0, 1);
+    perform pymem_private.require_text('scope', scope, 200);
+    perform pymem.memory_decay_rate(permanence);  -- PM002 naming the valid values
+    insert into pymem.facts as f (
+        tenant_id, subject, predicate, content, importance, permanence, scope, tags, confidence,
+        source_butler, source_episode_id, embedding, embedding_model, token_count, metadata
+    ) values (
+        v_tenant, subject, predicate, content, importance, permanence, scope, pymem_private.tags_jsonb(tags),
+        confidence, nullif(pg_catalog.btrim(source_butler), ''),
+        pymem_private.require_source_episode(v_tenant, source_episode_id),
+        pymem_private.require_embedding('embedding', embedding),
+        pymem_private.embedding_model_for(embedding, embedding_model),
+        pymem_private.require_token_count(token_count),
+        pymem_private.require_metadata(metadata)
+    )
+    returning f.id into v_id;
+    if source_episode_id is not null then
+        insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
+        values (v_tenant, 'fact', v_id, 'episode', source_episode_id, 'derived_from')
+        on conflict do nothing;
+    end if;
+    return v_id;
+end;
+$$;
+
+comment on function pymem.memory_store_fact(
+    text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
+    integer, jsonb
+) is
+$$Stores a subject-predicate fact and returns its id. An active fact with the same subject and predicate is
+superseded (validity 'superseded', the new fact's supersedes_id and a 'supersedes' link); permanence sets
+the decay rate (permanent 0, stable 0.002, standard 0.008, volatile 0.03, ephemeral 0.1 per day).
+Example: select memory_store_fact(subject => 'user', predicate => 'favorite_color', content => 'blue');$$;
+
+
+create or replace function pymem.memory_store_rule(
+    content text,
+    scope text default 'global',
+    tags text[] default '{}',
+    permanence text default 'standard',
+    source_butler text default null,
+    source_episode_id uuid default null,
+    embedding public.vector default null,
+    embedding_model text default null,
+    token_count integer default null,
+    metadata jsonb default '{}'
+)
+returns uuid
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_id uuid;
+begin
+    perform pymem_private.require_text('content', content);
+    perform pymem_private.require_text('scope', scope, 200);
+    perform pymem.memory_decay_rate(permanence);
+    insert into pymem.rules as r (
+        tenant_id, content, scope, tags, permanence, maturity, confidence, source_butler, source_episode_id,
+        embedding, embedding_model, token_count, metadata
+    ) values (
+        v_tenant, content, scope, pymem_private.tags_jsonb(tags), permanence, 'candidate',
+        pymem.memory_rule_confidence('candidate'), nullif(pg_catalog.btrim(source_butler), ''),
+        pymem_private.require_source_episode(v_tenant, source_episode_id),
+        pymem_private.require_embedding('embedding', embedding),
+        pymem_private.embedding_model_for(embedding, embedding_model),
+        pymem_private.require_token_count(token_count),
+        pymem_private.require_metadata(metadata)
+    )
+    returning r.id into v_id;
+    if source_episode_id is not null then
+        insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
+        values (v_tenant, 'rule', v_id, 'episode', source_episode_id, 'derived_from')
+        on conflict do nothing;
+    end if;
+    return v_id;
+end;
+$$;
+
+comment on function pymem.memory_store_rule(
+    text, text, text[], text, text, uuid, public.vector, text, integer, jsonb
+) is
+$$Stores a learned behaviour as a candidate rule (confidence 0.5) and returns its id; helpful and harmful
+feedback (memory_mark_helpful, memory_mark_harmful) move its maturity.
+Example: select memory_store_rule(content => 'Always confirm before sending messages', scope => 'global');$$;

@@ -1,0 +1,179 @@
+-- The two ranked candidate lists behind every search: semantic (pgvector cosine distance,
+-- approximate index with iterative scans) and keyword (full text, then the trigram and
+-- ILIKE tiers). Only memories that retrieval may return are candidates: active facts,
+-- rules and episodes that are not forgotten, episodes not expired, effective confidence at
+-- least min_confidence, in scope; with as_of, what was valid at that moment.
+
+-- Load pgvector and pg_trgm into this session first: their parameters (set below, for the
+-- function's duration) are then known, and a non-superuser owner may set them.
+select
+    public.word_similarity('a', 'a') as load_pg_trgm,
+    public.vector_dims('[1]'::public.vector) as load_pgvector;
+
+create or replace function pymem_private.memory_candidates(
+    p_tenant text,
+    p_query text,
+    p_query_embedding public.vector,
+    p_types text[],
+    p_scope text,
+    p_depth integer,
+    p_min_confidence double precision,
+    p_as_of timestamptz,
+    p_semantic boolean,
+    p_keyword boolean
+)
+returns table (
+    c_type text,
+    c_id uuid,
+    c_created_at timestamptz,
+    c_semantic_rank integer,
+    c_semantic_score double precision,
+    c_keyword_rank integer,
+    c_keyword_score double precision,
+    c_keyword_tier text
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+set "hnsw.iterative_scan" = 'relaxed_order'
+set "ivfflat.iterative_scan" = 'relaxed_order'
+set "pg_trgm.word_similarity_threshold" = 0.3
+as $$
+declare
+    v_at timestamptz := coalesce(p_as_of, pg_catalog.now());
+    v_semantic boolean := p_semantic and p_query_embedding is not null;
+    v_tsq tsquery := case when p_keyword then pymem.memory_tsquery(p_query) end;
+    v_trigram boolean := p_keyword and pg_catalog.cardinality(pymem.memory_cjk_runs(p_query)) > 0;
+    v_terms text[] := case when p_keyword then pymem.memory_like_terms(p_query) else '{}' end;
+    v_patterns text[] := (
+        select coalesce(pg_catalog.array_agg('%' || t.term || '%'), '{}') from pg_catalog.unnest(v_terms) as t (term)
+    );
+    v_facts boolean := 'fact' = any(p_types);
+    v_rules boolean := 'rule' = any(p_types);
+    v_episodes boolean := 'episode' = any(p_types);
+begin
+    return query
+    with
+    visible_facts as not materialized (
+        select f.id, f.created_at, f.embedding, f.search_vector, f.content
+        from pymem.facts as f
+        where v_facts
+          and f.tenant_id = p_tenant
+          and ((p_as_of is null and f.validity = 'active')
+               or (p_as_of is not null and f.created_at <= p_as_of
+                   and (f.invalidated_at is null or f.invalidated_at > p_as_of)))
+          and (p_scope is null or f.scope in ('global', p_scope))
+          and pymem.memory_effective_confidence(
+                f.confidence, f.decay_rate,
+                case when f.last_confirmed_at > v_at then f.created_at else f.last_confirmed_at end, v_at
+              ) >= p_min_confidence
+    ),
+    visible_rules as not materialized (
+        select r.id, r.created_at, r.embedding, r.search_vector, r.content
+        from pymem.rules as r
+        where v_rules
+          and r.tenant_id = p_tenant
+          and r.created_at <= v_at
+          and (r.forgotten_at is null or r.forgotten_at > v_at)
+          and (p_scope is null or r.scope in ('global', p_scope))
+          and pymem.memory_effective_confidence(
+                r.confidence, r.decay_rate,
+                case when r.last_confirmed_at > v_at then r.created_at else r.last_confirmed_at end, v_at
+              ) >= p_min_confidence
+    ),
+    visible_episodes as not materialized (
+        select e.id, e.created_at, e.embedding, e.search_vector, e.content
+        from pymem.episodes as e
+        where v_episodes
+          and e.tenant_id = p_tenant
+          and e.created_at <= v_at
+          and (e.forgotten_at is null or e.forgotten_at > v_at)
+          and (e.expires_at is null or e.expires_at > v_at)
+          and (p_scope is null or e.butler = p_scope)
+    ),
+    visible as not materialized (
+        select 'fact'::text as kind, v.* from visible_facts as v
+        union all
+        select 'rule'::text, v.* from visible_rules as v
+        union all
+        select 'episode'::text, v.* from visible_episodes as v
+    ),
+    semantic_all as (
+        select v.kind, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding as distance
+        from visible as v
+        where v_semantic and v.embedding is not null
+        order by v.embedding operator(public.<=>) p_query_embedding, v.created_at desc, v.id
+        limit p_depth
+    ),
+    semantic_ranked as (
+        select
+            s.kind, s.id, s.created_at,
+            pg_catalog.row_number() over (order by s.distance, s.created_at desc, s.id)::integer as rank,
+            greatest(0.0, 1.0 - s.distance) as score
+        from semantic_all as s
+    ),
+    fts as materialized (
+        select
+            v.kind, v.id, v.created_at,
+            pg_catalog.ts_rank_cd('{1.0, 1.0, 0.4, 1.0}'::real[], v.search_vector, v_tsq, 32)::double precision as score,
+            'fts'::text as tier
+        from visible as v
+        where v_tsq is not null and v.search_vector @@ v_tsq
+    ),
+    trigram as materialized (
+        select
+            v.kind, v.id, v.created_at,
+            public.word_similarity(p_query, v.content)::double precision as score,
+            'trigram'::text as tier
+        from visible as v
+        where v_trigram and p_query operator(public.<%) v.content
+    ),
+    like_tier as (
+        select
+            v.kind, v.id, v.created_at,
+            (
+                select pg_catalog.count(*) from pg_catalog.unnest(v_terms) as t (term)
+                where v.content ilike '%' || t.term || '%'
+            )::double precision / pg_catalog.cardinality(v_terms) as score,
+            'ilike'::text as tier
+        from visible as v
+        where pg_catalog.cardinality(v_terms) > 0
+          and v.content ilike any (v_patterns)
+          and not exists (select from fts)
+          and not exists (select from trigram)
+    ),
+    keyword_all as (
+        select distinct on (k.kind, k.id) k.*
+        from (
+            select * from fts
+            union all
+            select * from trigram
+            union all
+            select * from like_tier
+        ) as k
+        order by k.kind, k.id, k.score desc
+    ),
+    keyword_ranked as (
+        select
+            k.kind, k.id, k.created_at, k.score, k.tier,
+            pg_catalog.row_number() over (order by k.score desc, k.created_at desc, k.id)::integer as rank
+        from keyword_all as k
+        order by rank
+        limit p_depth
+    )
+    select
+        coalesce(s.kind, k.kind), coalesce(s.id, k.id), coalesce(s.created_at, k.created_at),
+        s.rank, s.score, k.rank, k.score, k.tier
+    from semantic_ranked as s
+    full join keyword_ranked as k on s.kind = k.kind and s.id = k.id;
+end;
+$$;
+
+comment on function pymem_private.memory_candidates(
+    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean
+) is
+$$The semantic and keyword candidate lists of a search, each cut at p_depth and ranked from 1 (ties:
+created_at DESC, id ASC). semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1):
+ts_rank_cd normalised by rank/(rank+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
+CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing).$$;

@@ -1,0 +1,247 @@
+-- noqa: disable=RF01
+-- memory_search: hybrid (RRF), semantic, keyword or weighted search over episodes, facts
+-- and rules of the current tenant, with reference bumping.
+
+create or replace function pymem_private.memory_touch(p_type text, p_id uuid)
+returns integer
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_count integer;
+    v_tenant text := pymem.current_tenant();
+begin
+    -- a read-only transaction (a standby, or an analyst who asked for one) reads without bumping
+    if pg_catalog.current_setting('transaction_read_only') = 'on' then
+        return null;
+    end if;
+    if p_type = 'fact' then
+        update pymem.facts as f
+           set reference_count = f.reference_count + 1, last_referenced_at = pg_catalog.now()
+         where f.tenant_id = v_tenant and f.id = p_id
+        returning f.reference_count into v_count;
+    elsif p_type = 'rule' then
+        update pymem.rules as r
+           set reference_count = r.reference_count + 1, last_referenced_at = pg_catalog.now()
+         where r.tenant_id = v_tenant and r.id = p_id
+        returning r.reference_count into v_count;
+    elsif p_type = 'episode' then
+        update pymem.episodes as e
+           set reference_count = e.reference_count + 1, last_referenced_at = pg_catalog.now()
+         where e.tenant_id = v_tenant and e.id = p_id
+        returning e.reference_count into v_count;
+    end if;
+    return v_count;
+end;
+$$;
+
+comment on function pymem_private.memory_touch(text, uuid) is
+$$Reference bumping: reference_count + 1 and last_referenced_at = now() for a memory that retrieval
+returned; returns the new count (NULL, and no write, in a read-only transaction).$$;
+
+
+create or replace function pymem_private.effective_search_mode(mode text, query_embedding public.vector)
+returns text
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    perform pymem_private.require_memory_type('mode', mode, array['hybrid', 'semantic', 'keyword', 'weighted']);
+    perform pymem_private.require_embedding('query_embedding', query_embedding);
+    if query_embedding is null and mode <> 'keyword' then
+        raise notice 'no query_embedding: % search runs as keyword search', mode
+            using hint = 'Pass query_embedding => <384-d MiniLM-L6 vector> for semantic and hybrid search.';
+        return 'keyword';
+    end if;
+    return mode;
+end;
+$$;
+
+comment on function pymem_private.effective_search_mode(text, public.vector) is
+'The search mode that runs: the requested one, or keyword when there is no query embedding (with a NOTICE).';
+
+
+create or replace function pymem_private.require_limit(argument text, value integer)
+returns integer
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if value is null or value < 1 or value > 1000 then
+        raise exception '% must be between 1 and 1000, not %', argument, coalesce(value::text, 'NULL')
+            using errcode = 'PM002';
+    end if;
+    return value;
+end;
+$$;
+
+comment on function pymem_private.require_limit(text, integer) is
+'Returns value, or raises PM002 when a result limit is NULL or outside 1..1000.';
+
+
+create or replace function pymem_private.require_types(types text[], allowed text[])
+returns text[]
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_type text;
+begin
+    if types is null then
+        return allowed;
+    end if;
+    if pg_catalog.cardinality(types) = 0 then
+        raise exception 'types must name at least one memory type'
+            using errcode = 'PM002',
+                  detail = pg_catalog.format('types are %s', pg_catalog.array_to_string(allowed, ', '));
+    end if;
+    foreach v_type in array types loop
+        perform pymem_private.require_memory_type('type', v_type, allowed);
+    end loop;
+    return types;
+end;
+$$;
+
+comment on function pymem_private.require_types(text[], text[]) is
+'The memory types to search (all allowed ones for NULL); PM002 for an empty list or an unknown type.';
+
+
+create or replace function pymem.memory_search(
+    query text,
+    types text[] default array['episode', 'fact', 'rule'],
+    scope text default null,
+    mode text default 'hybrid',
+    "limit" integer default 20,
+    min_confidence double precision default 0.2,
+    query_embedding public.vector default null,
+    min_score double precision default null,
+    vector_weight double precision default 0.7,
+    keyword_weight double precision default 0.3,
+    rrf_k integer default 60,
+    as_of timestamptz default null,
+    bump_references boolean default true
+)
+returns table (
+    memory_type text,
+    memory_id uuid,
+    content text,
+    score double precision,
+    confidence double precision,
+    effective_confidence double precision,
+    importance double precision,
+    memory_scope text,
+    subject text,
+    predicate text,
+    maturity text,
+    semantic_rank integer,
+    semantic_score double precision,
+    keyword_rank integer,
+    keyword_score double precision,
+    keyword_tier text,
+    search_mode text,
+    created_at timestamptz,
+    reference_count integer
+)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_types text[] := pymem_private.require_types(types, array['episode', 'fact', 'rule']);
+    v_limit integer := pymem_private.require_limit('limit', "limit");
+    v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
+    v_at timestamptz := coalesce(as_of, pg_catalog.now());
+    v_min_score double precision;
+    v_bump boolean := coalesce(bump_references, true) and as_of is null;
+begin
+    perform pymem_private.require_text('query', query, 10000);
+    perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
+    perform pymem_private.require_range('vector_weight', vector_weight, 0, 1);
+    perform pymem_private.require_range('keyword_weight', keyword_weight, 0, 1);
+    if vector_weight + keyword_weight = 0 then
+        raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
+    end if;
+    if rrf_k is null or rrf_k < 1 then
+        raise exception 'rrf_k must be >= 1, not %', coalesce(rrf_k::text, 'NULL') using errcode = 'PM002';
+    end if;
+    v_min_score := pymem_private.require_range(
+        'min_score', coalesce(min_score, case when v_mode = 'weighted' then 0.1 else 0.0 end), 0, 1
+    );
+    if scope is not null then
+        perform pymem_private.require_text('scope', scope, 200);
+    end if;
+
+    return query
+    select
+        r.kind, r.mid, r.content, r.score, r.confidence, r.effective_confidence, r.importance, r.scope,
+        r.subject, r.predicate, r.maturity, r.semantic_rank, r.semantic_score, r.keyword_rank,
+        r.keyword_score, r.keyword_tier, v_mode, r.created_at,
+        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count)
+    from (
+        select
+            c.c_type as kind,
+            c.c_id as mid,
+            coalesce(f.content, ru.content, e.content) as content,
+            case v_mode
+                when 'hybrid' then pymem.memory_rrf_score(c.c_semantic_rank, c.c_keyword_rank, v_limit + 1, rrf_k)
+                when 'weighted'
+                    then vector_weight * coalesce(c.c_semantic_score, 0) + keyword_weight * coalesce(c.c_keyword_score, 0)
+                when 'semantic' then c.c_semantic_score
+                else c.c_keyword_score
+            end as score,
+            coalesce(f.confidence, ru.confidence) as confidence,
+            pymem.memory_effective_confidence(
+                coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
+                least(coalesce(f.last_confirmed_at, ru.last_confirmed_at), v_at), v_at
+            ) as effective_confidence,
+            coalesce(f.importance, e.importance) as importance,
+            coalesce(f.scope, ru.scope, e.butler) as scope,
+            f.subject,
+            f.predicate,
+            ru.maturity,
+            c.c_semantic_rank as semantic_rank,
+            c.c_semantic_score as semantic_score,
+            c.c_keyword_rank as keyword_rank,
+            c.c_keyword_score as keyword_score,
+            c.c_keyword_tier as keyword_tier,
+            c.c_created_at as created_at,
+            coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count
+        from pymem_private.memory_candidates(
+            v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
+            v_mode <> 'keyword', v_mode <> 'semantic'
+        ) as c
+        left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
+        left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
+        left join pymem.episodes as e on c.c_type = 'episode' and e.tenant_id = v_tenant and e.id = c.c_id
+    ) as r
+    where r.score >= v_min_score
+    order by r.score desc, r.created_at desc, r.mid
+    limit v_limit;
+end;
+$$;
+
+comment on function pymem.memory_search(
+    text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
+    double precision, integer, timestamptz, boolean
+) is
+$$Searches the tenant's episodes, facts and rules. mode: hybrid (default; RRF score = 1/(rrf_k + semantic_rank)
++ 1/(rrf_k + keyword_rank), a missing rank counting as limit + 1), semantic (1 - cosine distance), keyword
+(full text; trigram for CJK; ILIKE when both find nothing), weighted (vector_weight * semantic_score +
+keyword_weight * keyword_score, min_score 0.1 by default). Without query_embedding every mode runs as keyword.
+scope: facts and rules of scope 'global' or scope, episodes of butler = scope; min_confidence filters facts and
+rules by effective confidence. Ties: created_at DESC, id ASC. Returned memories get reference_count + 1 (not with
+as_of, bump_references => false, or in a read-only transaction).
+Example: select memory_type, content, score from memory_search(query => 'Dr. Smith', "limit" => 5);$$;

@@ -1,0 +1,155 @@
+-- noqa: disable=RF01
+-- memory_recall: the primary read of an agent. Facts and rules only, ranked by a composite
+-- of relevance (hybrid search), importance, recency and effective confidence, each in [0, 1]
+-- and returned beside the score.
+
+create or replace function pymem.memory_recall(
+    topic text,
+    scope text default null,
+    "limit" integer default 10,
+    min_confidence double precision default 0.2,
+    query_embedding public.vector default null,
+    w_relevance double precision default 0.4,
+    w_importance double precision default 0.3,
+    w_recency double precision default 0.2,
+    w_confidence double precision default 0.1,
+    as_of timestamptz default null,
+    mode text default 'hybrid',
+    recency_half_life_days double precision default 30,
+    candidates integer default null,
+    rrf_k integer default 60,
+    bump_references boolean default true
+)
+returns table (
+    memory_type text,
+    memory_id uuid,
+    content text,
+    score double precision,
+    relevance double precision,
+    importance double precision,
+    recency double precision,
+    effective_confidence double precision,
+    confidence double precision,
+    subject text,
+    predicate text,
+    validity text,
+    maturity text,
+    memory_scope text,
+    semantic_rank integer,
+    keyword_rank integer,
+    search_mode text,
+    created_at timestamptz,
+    last_referenced_at timestamptz,
+    reference_count integer
+)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_limit integer := pymem_private.require_limit('limit', "limit");
+    v_depth integer := pymem_private.require_limit('candidates', coalesce(candidates, greatest(3 * v_limit, 30)));
+    v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
+    v_at timestamptz := coalesce(as_of, pg_catalog.now());
+    v_bump boolean := coalesce(bump_references, true) and as_of is null;
+begin
+    perform pymem_private.require_text('topic', topic, 10000);
+    perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
+    perform pymem_private.require_range('w_relevance', w_relevance, 0, 1000);
+    perform pymem_private.require_range('w_importance', w_importance, 0, 1000);
+    perform pymem_private.require_range('w_recency', w_recency, 0, 1000);
+    perform pymem_private.require_range('w_confidence', w_confidence, 0, 1000);
+    if w_relevance + w_importance + w_recency + w_confidence = 0 then
+        raise exception 'the recall weights must not all be 0' using errcode = 'PM002';
+    end if;
+    perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
+    if rrf_k is null or rrf_k < 1 then
+        raise exception 'rrf_k must be >= 1, not %', coalesce(rrf_k::text, 'NULL') using errcode = 'PM002';
+    end if;
+    if scope is not null then
+        perform pymem_private.require_text('scope', scope, 200);
+    end if;
+    if as_of is not null and as_of > pg_catalog.now() then
+        raise exception 'as_of must not be in the future' using errcode = 'PM002';
+    end if;
+
+    return query
+    select
+        r.kind, r.mid, r.content,
+        pymem.memory_composite_score(
+            r.relevance, r.importance, r.recency, r.effective_confidence,
+            w_relevance, w_importance, w_recency, w_confidence
+        ) as score,
+        r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
+        r.validity, r.maturity, r.scope, r.semantic_rank, r.keyword_rank, v_mode, r.created_at,
+        case when v_bump then pg_catalog.now() else r.last_referenced_at end,
+        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count)
+    from (
+        select
+            c.c_type as kind,
+            c.c_id as mid,
+            coalesce(f.content, ru.content) as content,
+            least(1.0, greatest(0.0, case v_mode
+                when 'hybrid'
+                    then pymem.memory_rrf_score(c.c_semantic_rank, c.c_keyword_rank, v_depth + 1, rrf_k)
+                    / (2.0 / (rrf_k + 1))
+                when 'weighted' then 0.7 * coalesce(c.c_semantic_score, 0) + 0.3 * coalesce(c.c_keyword_score, 0)
+                when 'semantic' then c.c_semantic_score
+                else c.c_keyword_score
+            end)) as relevance,
+            coalesce(f.importance, 5.0) / 10.0 as importance,
+            pymem.memory_recency(
+                case
+                    when coalesce(f.last_referenced_at, ru.last_referenced_at) > v_at then null
+                    else coalesce(f.last_referenced_at, ru.last_referenced_at)
+                end,
+                c.c_created_at, v_at, recency_half_life_days
+            ) as recency,
+            pymem.memory_effective_confidence(
+                coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
+                case
+                    when coalesce(f.last_confirmed_at, ru.last_confirmed_at) > v_at then c.c_created_at
+                    else coalesce(f.last_confirmed_at, ru.last_confirmed_at)
+                end,
+                v_at
+            ) as effective_confidence,
+            coalesce(f.confidence, ru.confidence) as confidence,
+            f.subject,
+            f.predicate,
+            f.validity,
+            ru.maturity,
+            coalesce(f.scope, ru.scope) as scope,
+            c.c_semantic_rank as semantic_rank,
+            c.c_keyword_rank as keyword_rank,
+            c.c_created_at as created_at,
+            coalesce(f.last_referenced_at, ru.last_referenced_at) as last_referenced_at,
+            coalesce(f.reference_count, ru.reference_count) as reference_count
+        from pymem_private.memory_candidates(
+            v_tenant, topic, query_embedding, array['fact', 'rule'], scope, v_depth, min_confidence, as_of,
+            v_mode <> 'keyword', v_mode <> 'semantic'
+        ) as c
+        left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
+        left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
+    ) as r
+    order by 4 desc, r.created_at desc, r.mid
+    limit v_limit;
+end;
+$$;
+
+comment on function pymem.memory_recall(
+    text, text, integer, double precision, public.vector, double precision, double precision, double precision,
+    double precision, timestamptz, text, double precision, integer, integer, boolean
+) is
+$$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
++ w_recency*recency + w_confidence*effective_confidence) / (sum of weights), defaults 0.4/0.3/0.2/0.1. Components,
+each in [0, 1]: relevance = RRF score of the hybrid search over `candidates` (default max(3*limit, 30)) / its
+maximum 2/(rrf_k+1) (semantic, keyword and weighted (0.7/0.3) modes use their own [0,1] scores); importance = importance/10
+(rules count as 5); recency = exp(-ln 2 * days since last_referenced_at, else created_at / recency_half_life_days);
+effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at), below min_confidence excluded.
+as_of: what was believed then (facts valid from created_at until superseded or retracted; rules until forgotten),
+scored as of that moment, without bumping. Ties: created_at DESC, id ASC. Returned memories get reference_count + 1.
+Example: select memory_type, content, score, relevance, importance, recency, effective_confidence
+from memory_recall(topic => 'diet', scope => 'health');$$;

@@ -1,0 +1,175 @@
+-- noqa: disable=RF01
+-- memory_get and memory_confirm: one memory by type and id. A memory of another tenant is
+-- invisible under RLS, so it is "not found" exactly like an id that never existed.
+
+create or replace function pymem_private.not_found(memory_type text, memory_id uuid)
+returns void
+language plpgsql
+immutable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    raise exception '% % not found', memory_type, coalesce(memory_id::text, 'NULL')
+        using errcode = 'PM003', hint = 'Ids are per tenant: check the type and the id.';
+end;
+$$;
+
+comment on function pymem_private.not_found(text, uuid) is
+'Raises PM003 "<type> <id> not found" (the same for a missing id and for another tenant''s).';
+
+
+create or replace function pymem.memory_get(type text, id uuid)
+returns table (
+    memory_type text,
+    memory_id uuid,
+    content text,
+    state text,
+    memory_scope text,
+    effective_confidence double precision,
+    reference_count integer,
+    last_referenced_at timestamptz,
+    created_at timestamptz,
+    record jsonb
+)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_type text := pymem_private.require_memory_type('type', type, array['episode', 'fact', 'rule']);
+    v_row jsonb;
+    v_count integer;
+begin
+    if id is null then
+        perform pymem_private.not_found(v_type, id);
+    end if;
+    if v_type = 'fact' then
+        select pg_catalog.to_jsonb(f) - 'embedding' - 'search_vector'
+               || pg_catalog.jsonb_build_object('has_embedding', f.embedding is not null)
+          into v_row
+          from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_get.id;
+    elsif v_type = 'rule' then
+        select pg_catalog.to_jsonb(r) - 'embedding' - 'search_vector'
+               || pg_catalog.jsonb_build_object('has_embedding', r.embedding is not null)
+          into v_row
+          from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_get.id;
+    else
+        select pg_catalog.to_jsonb(e) - 'embedding' - 'search_vector'
+               || pg_catalog.jsonb_build_object('has_embedding', e.embedding is not null)
+          into v_row
+          from pymem.episodes as e where e.tenant_id = v_tenant and e.id = memory_get.id;
+    end if;
+    if v_row is null then
+        perform pymem_private.not_found(v_type, id);
+    end if;
+    v_count := pymem_private.memory_touch(v_type, id);
+    if v_count is not null then
+        v_row := v_row || pg_catalog.jsonb_build_object(
+            'reference_count', v_count, 'last_referenced_at', pg_catalog.now()
+        );
+    end if;
+    return query select
+        v_type,
+        memory_get.id,
+        v_row ->> 'content',
+        pymem_private.memory_state(v_type, v_row),
+        coalesce(v_row ->> 'scope', v_row ->> 'butler'),
+        case when v_type <> 'episode' then pymem.memory_effective_confidence(
+            (v_row ->> 'confidence')::double precision, (v_row ->> 'decay_rate')::double precision,
+            (v_row ->> 'last_confirmed_at')::timestamptz, pg_catalog.now()
+        ) end,
+        (v_row ->> 'reference_count')::integer,
+        (v_row ->> 'last_referenced_at')::timestamptz,
+        (v_row ->> 'created_at')::timestamptz,
+        v_row;
+end;
+$$;
+
+comment on function pymem.memory_get(text, uuid) is
+$$One memory of the tenant by type ('episode', 'fact', 'rule') and id, whatever its state (forgotten and
+superseded memories included, for audit), with the full row as `record` (without the embedding); bumps its
+reference_count. PM003 when the tenant has no such memory.
+Example: select * from memory_get(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;
+
+
+create or replace function pymem.memory_confirm(type text, id uuid)
+returns table (
+    memory_type text,
+    memory_id uuid,
+    confidence double precision,
+    effective_confidence double precision,
+    previous_effective_confidence double precision,
+    last_confirmed_at timestamptz
+)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_type text := pymem_private.require_memory_type('type', type, array['episode', 'fact', 'rule']);
+    v_state text;
+    v_confidence double precision;
+    v_decay double precision;
+    v_previous timestamptz;
+begin
+    if v_type = 'episode' then
+        raise exception 'episodes cannot be confirmed: they have no confidence that decays'
+            using errcode = 'PM002', detail = 'type must be fact or rule';
+    end if;
+    if id is null then
+        perform pymem_private.not_found(v_type, id);
+    end if;
+    if v_type = 'fact' then
+        select f.validity, f.confidence, f.decay_rate, f.last_confirmed_at
+          into v_state, v_confidence, v_decay, v_previous
+          from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_confirm.id
+           for update;
+    else
+        select case when r.forgotten_at is null then 'active' else 'forgotten' end,
+               r.confidence, r.decay_rate, r.last_confirmed_at
+          into v_state, v_confidence, v_decay, v_previous
+          from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_confirm.id
+           for update;
+    end if;
+    if v_state is null then
+        perform pymem_private.not_found(v_type, id);
+    end if;
+    if v_state <> 'active' then
+        raise exception 'cannot confirm % %: it is %', v_type, id, v_state
+            using errcode = 'PM002', detail = 'only active facts and rules that are not forgotten can be confirmed';
+    end if;
+    if v_type = 'fact' then
+        update pymem.facts as f set last_confirmed_at = pg_catalog.now()
+         where f.tenant_id = v_tenant and f.id = memory_confirm.id;
+    else
+        update pymem.rules as r set last_confirmed_at = pg_catalog.now()
+         where r.tenant_id = v_tenant and r.id = memory_confirm.id;
+    end if;
+    insert into pymem.memory_events (memory_type, memory_id, operation, from_state, to_state, details)
+    values (
+        v_type, id, 'confirm', v_state, v_state,
+        pg_catalog.jsonb_build_object(
+            'previous_last_confirmed_at', v_previous,
+            'previous_effective_confidence',
+            pymem.memory_effective_confidence(v_confidence, v_decay, v_previous, pg_catalog.now())
+        )
+    );
+    return query select
+        v_type, memory_confirm.id, v_confidence, v_confidence,
+        pymem.memory_effective_confidence(v_confidence, v_decay, v_previous, pg_catalog.now()),
+        pg_catalog.now();
+end;
+$$;
+
+comment on function pymem.memory_confirm(text, uuid) is
+$$Confirms that an active fact or rule still holds: last_confirmed_at = now(), which resets its decay so its
+effective confidence equals its stored confidence again; writes a 'confirm' event. Episodes are rejected
+(PM002: they do not decay); PM003 when the tenant has no such memory.
+Example: select * from memory_confirm(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;
