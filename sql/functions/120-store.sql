@@ -87,7 +87,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
 begin
-    perform pymem_private.require_text('content', content);
+    perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_text('butler', butler, 200);
     perform pymem_private.require_range('importance', importance, 0, 10);
     if ttl is null or ttl <= interval '0' then
@@ -144,7 +144,7 @@ declare
 begin
     perform pymem_private.require_text('subject', subject, 500);
     perform pymem_private.require_text('predicate', predicate, 500);
-    perform pymem_private.require_text('content', content);
+    perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_range('importance', importance, 0, 10);
     perform pymem_private.require_range('confidence', confidence, 0, 1);
     perform pymem_private.require_text('scope', scope, 200);
@@ -203,7 +203,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
 begin
-    perform pymem_private.require_text('content', content);
+    perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_text('scope', scope, 200);
     perform pymem.memory_decay_rate(permanence);
     insert into pymem.rules as r (

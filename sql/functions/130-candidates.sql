@@ -174,6 +174,6 @@ comment on function pymem_private.memory_candidates(
     text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean
 ) is
 $$The semantic and keyword candidate lists of a search, each cut at p_depth and ranked from 1 (ties:
-created_at DESC, id ASC). semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1):
+created_at DESC, id ASC). semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1]:
 ts_rank_cd normalised by rank/(rank+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
 CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing).$$;

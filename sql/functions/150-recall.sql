@@ -97,8 +97,8 @@ begin
                     then pymem.memory_rrf_score(c.c_semantic_rank, c.c_keyword_rank, v_depth + 1, rrf_k)
                     / (2.0 / (rrf_k + 1))
                 when 'weighted' then 0.7 * coalesce(c.c_semantic_score, 0) + 0.3 * coalesce(c.c_keyword_score, 0)
-                when 'semantic' then c.c_semantic_score
-                else c.c_keyword_score
+                when 'semantic' then (rrf_k + 1.0) / (rrf_k + c.c_semantic_rank)
+                else (rrf_k + 1.0) / (rrf_k + c.c_keyword_rank)
             end)) as relevance,
             coalesce(f.importance, 5.0) / 10.0 as importance,
             pymem.memory_recency(
@@ -146,7 +146,9 @@ comment on function pymem.memory_recall(
 $$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
 + w_recency*recency + w_confidence*effective_confidence) / (sum of weights), defaults 0.4/0.3/0.2/0.1. Components,
 each in [0, 1]: relevance = RRF score of the hybrid search over `candidates` (default max(3*limit, 30)) / its
-maximum 2/(rrf_k+1) (semantic, keyword and weighted (0.7/0.3) modes use their own [0,1] scores); importance = importance/10
+maximum 2/(rrf_k+1); in semantic or keyword mode (and the keyword fallback when query_embedding is NULL) the
+one list's RRF term over its maximum, (rrf_k+1)/(rrf_k+rank); in weighted mode 0.7*semantic + 0.3*keyword score;
+importance = importance/10
 (rules count as 5); recency = exp(-ln 2 * days since last_referenced_at, else created_at / recency_half_life_days);
 effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at), below min_confidence excluded.
 as_of: what was believed then (facts valid from created_at until superseded or retracted; rules until forgotten),

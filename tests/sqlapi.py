@@ -1,0 +1,69 @@
+"""Calling the SQL memory API from tests the way an analyst does: named notation, one
+function per call. Embeddings are real MiniLM vectors computed by the caller."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+
+from pymem.embeddings import Embedder
+
+
+def call(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> list[dict[str, Any]]:
+    """select * from pymem.<function>(name => value, ...) as a list of dict rows."""
+    named = sql.SQL(", ").join(
+        sql.SQL("{} => {}").format(sql.Identifier(name), sql.Placeholder(name)) for name in arguments
+    )
+    query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, arguments).fetchall()
+
+
+def call_one(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> dict[str, Any]:
+    rows = call(conn, function, **arguments)
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+def embedded(embedder: Embedder | None, text: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    if embedder is not None:
+        arguments.setdefault("embedding", embedder.embed(text))
+        arguments.setdefault("embedding_model", embedder.model_id)
+        arguments.setdefault("token_count", embedder.count_tokens(text))
+    return arguments
+
+
+def store_fact(
+    conn: psycopg.Connection[Any],
+    subject: str,
+    predicate: str,
+    content: str,
+    embedder: Embedder | None = None,
+    **arguments: Any,
+) -> Any:
+    arguments.update(subject=subject, predicate=predicate, content=content)
+    return call_one(conn, "memory_store_fact", **embedded(embedder, content, arguments))["memory_store_fact"]
+
+
+def store_rule(conn: psycopg.Connection[Any], content: str, embedder: Embedder | None = None, **arguments: Any) -> Any:
+    arguments.update(content=content)
+    return call_one(conn, "memory_store_rule", **embedded(embedder, content, arguments))["memory_store_rule"]
+
+
+def store_episode(
+    conn: psycopg.Connection[Any], content: str, butler: str, embedder: Embedder | None = None, **arguments: Any
+) -> Any:
+    arguments.update(content=content, butler=butler)
+    return call_one(conn, "memory_store_episode", **embedded(embedder, content, arguments))["memory_store_episode"]
+
+
+def counts(conn: psycopg.Connection[Any]) -> dict[str, int]:
+    """Rows of every memory table visible to the transaction's tenant."""
+    tables = ["episodes", "facts", "rules", "memory_links", "memory_events"]
+    return {
+        t: conn.execute(sql.SQL("select count(*) from pymem.{}").format(sql.Identifier(t))).fetchone()[0]
+        for t in tables
+    }  # type: ignore[index]

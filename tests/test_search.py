@@ -1,0 +1,402 @@
+"""memory_search: semantic, keyword, hybrid (RRF) and weighted modes, the keyword tiers for other
+scripts, filters, deterministic ties and reference bumping (retrieval.md, hybrid-search-fallbacks.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+
+from pymem.embeddings import Embedder
+from tests.conftest import Tenant
+from tests.sqlapi import call, store_episode, store_fact, store_rule
+
+DISTRACTORS = [
+    ("user", "favorite_color", "The user's favourite colour is blue"),
+    ("user", "home_city", "The user lives in Berlin with two cats"),
+    ("user", "employer", "The user works as an accountant at a bank"),
+    ("user", "hobby", "The user plays chess on Sunday afternoons"),
+    ("user", "car", "The user drives an old red Volvo"),
+    ("user", "music", "The user listens to jazz while cooking"),
+    ("user", "language", "The user is learning Portuguese"),
+]
+
+
+def search(conn: psycopg.Connection[Any], query: str, embedder: Embedder | None = None, **arguments: Any) -> Any:
+    if embedder is not None:
+        arguments.setdefault("query_embedding", embedder.embed(query))
+    return call(conn, "memory_search", query=query, **arguments)
+
+
+@pytest.fixture
+def health_facts(as_tenant: Tenant, embedder: Embedder) -> dict[str, Any]:
+    with as_tenant("acme") as conn:
+        ids = {p: store_fact(conn, s, p, c, embedder) for s, p, c in DISTRACTORS}
+        ids["nausea"] = store_fact(conn, "user", "symptom", "User experiences nausea after dairy", embedder)
+    return ids
+
+
+# Semantic
+
+
+def test_semantic_search_returns_conceptually_similar_results(
+    as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]
+) -> None:
+    query = embedder.embed("feeling unwell")
+    with as_tenant("acme") as conn:
+        rows = search(conn, "feeling unwell", query_embedding=query, mode="semantic")
+        vectors = {
+            r["memory_id"]: conn.execute(
+                "select embedding from pymem.facts where id = %s", (r["memory_id"],)
+            ).fetchone()[0]
+            for r in rows
+        }  # type: ignore[index]
+    assert rows[0]["memory_id"] == health_facts["nausea"]
+    assert rows[0]["content"] == "User experiences nausea after dairy"
+    for row in rows:  # ranked by cosine similarity, score = 1 - cosine distance (at least 0)
+        cosine = float(np.dot(vectors[row["memory_id"]].to_numpy(), query))
+        assert row["score"] == pytest.approx(max(0.0, cosine), abs=1e-5)
+        assert row["search_mode"] == "semantic" and row["keyword_rank"] is None
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+
+
+def test_semantic_search_respects_limit(as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]) -> None:
+    with as_tenant("acme") as conn:
+        assert len(search(conn, "feeling unwell", embedder, mode="semantic")) == 8
+        assert len(search(conn, "feeling unwell", embedder, mode="semantic", limit=5)) == 5
+
+
+# Keyword
+
+
+def test_keyword_search_matches_exact_terms(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "doctor", "The user's GP is Dr. Smith at the Elm Street practice")
+        store_fact(conn, "user", "dentist", "The user's dentist is Dr. Jones")
+        store_fact(conn, "user", "neighbour", "The neighbour, Mr. Smithers, waters the plants")
+        rows = search(conn, "Dr. Smith", mode="keyword")
+    assert rows[0]["memory_id"] == fact_id
+    assert rows[0]["keyword_tier"] == "fts" and rows[0]["search_mode"] == "keyword"
+    assert "Smithers" not in {r["content"] for r in rows[:1]}
+
+
+def test_keyword_search_handles_stemming(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "exercise", "The user runs 5 km every morning")
+        store_fact(conn, "user", "pet", "The user has a cat")
+        rows = search(conn, "running", mode="keyword")
+    assert [r["memory_id"] for r in rows] == [fact_id]
+
+
+def test_keyword_search_always_runs_in_hybrid_mode(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "doctor", "Dr. Smith prescribed ibuprofen", embedder)
+        rows = search(conn, "Dr. Smith", embedder)
+    assert rows[0]["memory_id"] == fact_id
+    assert rows[0]["keyword_rank"] == 1 and rows[0]["semantic_rank"] == 1
+
+
+# Hybrid (RRF)
+
+
+def test_hybrid_is_the_default_search_mode(as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]) -> None:
+    with as_tenant("acme") as conn:
+        rows = search(conn, "nausea", embedder)
+    assert {r["search_mode"] for r in rows} == {"hybrid"}
+    assert rows[0]["memory_id"] == health_facts["nausea"]
+
+
+def test_hybrid_search_combines_both_signals(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        for subject, predicate, content in DISTRACTORS:
+            store_fact(conn, subject, predicate, content, embedder)
+        # semantically close, but shares no word with the query: only in the semantic list
+        meaning = store_fact(conn, "user", "digestion", "Milk and cheese upset the user's stomach", embedder)
+        # shares the query's words, weak in meaning: in both lists, high in the keyword one
+        words = store_fact(conn, "user", "note", "Intolerant of noise; the lactose-free aisle is aisle 4", embedder)
+        limit = 20
+        rows = search(conn, "lactose intolerant", embedder, limit=limit)
+    by_id = {r["memory_id"]: r for r in rows}
+    assert meaning in by_id and words in by_id
+    assert by_id[meaning]["keyword_rank"] is None
+    assert by_id[words]["keyword_rank"] == 1
+    for row in rows:  # rrf_score = 1/(k + semantic_rank) + 1/(k + keyword_rank), missing rank = limit + 1
+        semantic = row["semantic_rank"] or limit + 1
+        keyword = row["keyword_rank"] or limit + 1
+        assert row["score"] == pytest.approx(1 / (60 + semantic) + 1 / (60 + keyword))
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+
+
+def test_rrf_k_is_a_parameter(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "doctor", "Dr. Smith prescribed ibuprofen", embedder)
+        rows = search(conn, "Dr. Smith", embedder, rrf_k=10)
+    assert rows[0]["score"] == pytest.approx(2 / 11)
+
+
+def test_the_rrf_helper_is_public(app: psycopg.Connection[Any]) -> None:
+    row = app.execute(
+        "select pymem.memory_rrf_score(1, 15, 21), pymem.memory_rrf_score(10, null, 21),"
+        " pymem.memory_rrf_score(1, 1, 21, 1)"
+    ).fetchone()
+    assert row == pytest.approx((1 / 61 + 1 / 75, 1 / 70 + 1 / 81, 1.0))
+
+
+# Weighted fusion
+
+
+def test_weighted_score_merging(as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]) -> None:
+    with as_tenant("acme") as conn:
+        rows = search(conn, "nausea after dairy", embedder, mode="weighted", min_score=0)
+        custom = search(
+            conn, "nausea after dairy", embedder, mode="weighted", vector_weight=0.2, keyword_weight=0.8, min_score=0
+        )
+    assert rows[0]["memory_id"] == health_facts["nausea"]
+    for row in rows:
+        expected = 0.7 * (row["semantic_score"] or 0) + 0.3 * (row["keyword_score"] or 0)
+        assert row["score"] == pytest.approx(expected)
+    for row in custom:
+        expected = 0.2 * (row["semantic_score"] or 0) + 0.8 * (row["keyword_score"] or 0)
+        assert row["score"] == pytest.approx(expected)
+
+
+def test_weighted_min_score_defaults_to_0_1(
+    as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]
+) -> None:
+    with as_tenant("acme") as conn:
+        everything = search(conn, "nausea after dairy", embedder, mode="weighted", min_score=0)
+        default = search(conn, "nausea after dairy", embedder, mode="weighted")
+        strict = search(conn, "nausea after dairy", embedder, mode="weighted", min_score=0.5)
+    assert any(r["score"] < 0.1 for r in everything), "the fixture needs a weak match"
+    assert [r["memory_id"] for r in default] == [r["memory_id"] for r in everything if r["score"] >= 0.1]
+    assert strict and all(r["score"] >= 0.5 for r in strict)
+    assert {r["memory_id"] for r in strict} <= {r["memory_id"] for r in default}
+
+
+def test_results_beyond_the_limit_are_cut(as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]) -> None:
+    with as_tenant("acme") as conn:
+        everything = search(conn, "user", embedder, limit=20, bump_references=False)
+        top3 = search(conn, "user", embedder, limit=3, bump_references=False)
+    assert len(everything) == 8
+    assert len(top3) == 3
+
+
+# Fallbacks
+
+
+def test_no_embedding_degrades_to_keyword_search(
+    as_tenant: Tenant, embedder: Embedder, health_facts: dict[str, Any]
+) -> None:
+    notices: list[str] = []
+    with as_tenant("acme") as conn:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+        fallback = search(conn, "nausea", query_embedding=None)
+        keyword = search(conn, "nausea", mode="keyword")
+        with_embedding = search(conn, "nausea", embedder)
+    assert [r["memory_id"] for r in fallback] == [health_facts["nausea"]]
+    assert fallback[0]["search_mode"] == "keyword"
+    assert fallback[0].keys() == with_embedding[0].keys()
+    assert [r["score"] for r in fallback] == [r["score"] for r in keyword]
+    assert notices == ["no query_embedding: hybrid search runs as keyword search"]
+
+
+def test_rows_without_embedding_are_found_by_keyword(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        bare = store_fact(conn, "user", "allergy", "The user is allergic to peanuts")
+        rows = search(conn, "peanuts allergy", embedder)
+    assert [(r["memory_id"], r["semantic_rank"], r["keyword_rank"]) for r in rows] == [(bare, None, 1)]
+
+
+CJK = [
+    ("zh", "food", "我喜欢吃寿司和拉面"),
+    ("zh", "city", "用户住在上海"),
+    ("ja", "drink", "私は毎朝コーヒーを飲みます"),
+    ("ja", "pet", "猫を二匹飼っています"),
+    ("en", "city", "The user lives in Tokyo"),
+]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "tier"),
+    [
+        ("我喜欢吃寿司", "我喜欢吃寿司和拉面", "trigram"),  # Chinese, a long run: trigram similarity
+        ("毎朝コーヒーを飲", "私は毎朝コーヒーを飲みます", "trigram"),  # Japanese
+        ("寿司", "我喜欢吃寿司和拉面", "ilike"),  # a 2-character run has no trigram: the ILIKE tier
+        ("上海", "用户住在上海", "trigram"),  # a run at the end of a word shares its trigrams
+        ("二匹", "猫を二匹飼っています", "ilike"),
+        ("匹", "猫を二匹飼っています", "ilike"),  # a 1-character run
+    ],
+)
+def test_cjk_queries_use_the_trigram_then_the_ilike_tier(
+    as_tenant: Tenant, embedder: Embedder, query: str, expected: str, tier: str
+) -> None:
+    with as_tenant("acme") as conn:
+        for subject, predicate, content in CJK:
+            store_fact(conn, subject, predicate, content, embedder)
+        keyword = search(conn, query, mode="keyword")
+        hybrid = search(conn, query, embedder)
+    assert keyword[0]["content"] == expected
+    assert keyword[0]["keyword_tier"] == tier
+    assert 0 < keyword[0]["keyword_score"] <= 1
+    assert expected in [r["content"] for r in hybrid if r["keyword_rank"] is not None]
+
+
+def test_ilike_matches_each_cjk_run_on_its_own(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        both = store_fact(conn, "a", "p", "我喜欢吃寿司和拉面")
+        noodles = store_fact(conn, "b", "p", "兰州拉面很好吃")
+        sushi = store_fact(conn, "c", "p", "他在回转寿司店工作")
+        store_fact(conn, "d", "p", "今天下雨")
+        rows = search(conn, "寿司 拉面", mode="keyword")
+    assert [(r["memory_id"], r["keyword_tier"], r["keyword_score"]) for r in rows] == [
+        (both, "ilike", 1.0),
+        *sorted([(sushi, "ilike", 0.5), (noodles, "ilike", 0.5)], key=lambda r: str(r[0])),
+    ]
+
+
+def test_the_ilike_tier_runs_only_when_the_others_find_nothing(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "code", "Deploy with kubectlx apply")
+        rows = search(conn, "kubectlx", mode="keyword")
+        assert [(r["memory_id"], r["keyword_tier"]) for r in rows] == [(fact_id, "fts")]
+        rows = search(conn, "kubectl", mode="keyword")  # no lexeme matches: ILIKE
+        assert [(r["memory_id"], r["keyword_tier"]) for r in rows] == [(fact_id, "ilike")]
+        rows = search(conn, "寿司 kubectl", mode="keyword")  # a CJK query: trigram, else ILIKE per term
+    assert [(r["memory_id"], r["keyword_tier"]) for r in rows] == [(fact_id, "trigram")]
+
+
+# Filters
+
+
+def test_search_across_all_types(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        episode = store_episode(conn, "User talked about their diet preferences", "health", embedder)
+        fact = store_fact(conn, "user", "diet", "The user's diet is vegetarian", embedder)
+        rule = store_rule(conn, "Respect diet preferences when suggesting meals", embedder)
+        rows = search(conn, "diet preferences", embedder)
+    assert {(r["memory_type"], r["memory_id"]) for r in rows} == {("episode", episode), ("fact", fact), ("rule", rule)}
+
+
+def test_search_filtered_to_facts_only(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        store_episode(conn, "User talked about their diet", "health", embedder)
+        fact = store_fact(conn, "user", "diet", "The user's diet is vegetarian", embedder)
+        store_rule(conn, "Respect the diet when suggesting meals", embedder)
+        rows = search(conn, "diet", embedder, types=["fact"])
+        two = search(conn, "diet", embedder, types=["fact", "rule"])
+    assert [(r["memory_type"], r["memory_id"]) for r in rows] == [("fact", fact)]
+    assert {r["memory_type"] for r in two} == {"fact", "rule"}
+
+
+def test_scope_filters_facts_rules_and_episodes(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        for scope in ("global", "health", "general"):
+            store_fact(conn, f"user-{scope}", "diet", f"diet fact {scope}", scope=scope)
+            store_rule(conn, f"diet rule {scope}", scope=scope)
+            store_episode(conn, f"diet episode {scope}", scope)
+        rows = search(conn, "diet", mode="keyword", scope="health")
+        everything = search(conn, "diet", mode="keyword")
+    assert sorted((r["memory_type"], r["content"]) for r in rows) == [
+        ("episode", "diet episode health"),
+        ("fact", "diet fact global"),
+        ("fact", "diet fact health"),
+        ("rule", "diet rule global"),
+        ("rule", "diet rule health"),
+    ]
+    assert len(everything) == 9
+
+
+def test_min_confidence_filters_fading_memories(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    with as_tenant("acme") as conn:
+        fading = store_fact(conn, "user", "diet", "diet: fading", confidence=0.15)
+        firm = store_fact(conn, "user", "sport", "diet: firm")
+    with as_tenant("acme") as conn:
+        default = search(conn, "diet", mode="keyword")
+        everything = search(conn, "diet", mode="keyword", min_confidence=0)
+        strict = search(conn, "diet", mode="keyword", min_confidence=0.99)
+    assert [r["memory_id"] for r in default] == [firm]
+    assert {r["memory_id"] for r in everything} == {firm, fading}
+    assert [r["memory_id"] for r in strict] == [firm]
+    assert everything[0]["effective_confidence"] == pytest.approx(everything[0]["confidence"], rel=1e-6)
+
+
+def test_retired_memories_are_never_found(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "diet", "diet old")  # superseded next
+        current = store_fact(conn, "user", "diet", "diet new")
+        retracted = store_fact(conn, "user", "x", "diet retracted")
+        call(conn, "memory_forget", type="fact", id=retracted)
+        rule = store_rule(conn, "diet forgotten rule")
+        call(conn, "memory_forget", type="rule", id=rule)
+        episode = store_episode(conn, "diet forgotten episode", "health")
+        call(conn, "memory_forget", type="episode", id=episode)
+        expired = store_episode(conn, "diet expired episode", "health")
+    superuser.execute(
+        "update pymem.episodes set created_at = now() - interval '8 days', expires_at = now() - interval '1 day'"
+        " where id = %s",
+        (expired,),
+    )
+    with as_tenant("acme") as conn:
+        rows = search(conn, "diet", mode="keyword")
+    assert [r["memory_id"] for r in rows] == [current]
+
+
+# Ordering and bumping
+
+
+def test_equal_score_ties_are_stable(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    with as_tenant("acme") as conn:  # one transaction: equal created_at, so id ASC decides
+        same = sorted(store_fact(conn, f"user{i}", "p", "identical diet content") for i in range(3))
+    with as_tenant("acme") as conn:
+        newer = store_fact(conn, "user9", "p", "identical diet content")
+    with as_tenant("acme") as conn:
+        rows = search(conn, "diet", mode="keyword")
+        again = search(conn, "diet", mode="keyword")
+    assert len({r["score"] for r in rows}) == 1
+    assert [r["memory_id"] for r in rows] == [newer, *same]
+    assert [r["memory_id"] for r in again] == [r["memory_id"] for r in rows]
+
+
+def test_search_bumps_reference_metadata(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "diet", "vegan diet")
+        store_fact(conn, "user", "city", "Berlin")
+    with as_tenant("acme") as conn:
+        rows = search(conn, "diet", mode="keyword")
+        stamp = conn.execute("select now()").fetchone()[0]  # type: ignore[index]
+    assert [(r["memory_id"], r["reference_count"]) for r in rows] == [(fact_id, 1)]
+    with as_tenant("acme") as conn:
+        assert conn.execute(
+            "select content, reference_count, last_referenced_at = %s from pymem.facts order by content", (stamp,)
+        ).fetchall() == [("Berlin", 0, None), ("vegan diet", 1, True)]
+        search(conn, "diet", mode="keyword", bump_references=False)
+    with as_tenant("acme") as conn:
+        conn.execute("set transaction read only")
+        assert search(conn, "diet", mode="keyword")[0]["reference_count"] == 1  # read-only: read, no bump
+    with as_tenant("acme") as conn:
+        assert conn.execute("select reference_count from pymem.facts where id = %s", (fact_id,)).fetchone() == (1,)
+
+
+BAD_SEARCHES = [
+    ({"query": ""}, "query must be a non-empty text"),
+    ({"query": "x", "mode": "fuzzy"}, "invalid mode 'fuzzy'"),
+    ({"query": "x", "limit": 0}, "limit must be between 1 and 1000"),
+    ({"query": "x", "types": []}, "types must name at least one memory type"),
+    ({"query": "x", "types": ["fact", "note"]}, "invalid type 'note'"),
+    ({"query": "x", "min_confidence": 1.5}, "min_confidence must be between 0 and 1"),
+    ({"query": "x", "min_score": -0.1}, "min_score must be between 0 and 1"),
+    ({"query": "x", "vector_weight": 0, "keyword_weight": 0}, "must not both be 0"),
+    ({"query": "x", "rrf_k": 0}, "rrf_k must be >= 1"),
+    ({"query": "x", "query_embedding": np.ones(3, dtype=np.float32)}, "must have 384 dimensions"),
+    ({"query": "x", "scope": " "}, "scope must be a non-empty text"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_SEARCHES)
+def test_bad_search_arguments_get_a_clear_error(as_tenant: Tenant, arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        call(conn, "memory_search", **arguments)
+    assert caught.value.sqlstate == "PM002"
+    assert message in str(caught.value)
