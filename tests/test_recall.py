@@ -1,0 +1,275 @@
+"""memory_recall: composite scoring of facts and rules, scope, effective confidence, bumping and
+point-in-time recall (retrieval.md, mcp-tools.md)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import psycopg
+import pytest
+
+from pymem.embeddings import Embedder
+from tests.conftest import Tenant
+from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
+from tests.test_search import DISTRACTORS
+
+Row = dict[str, Any]
+
+
+def recall(conn: psycopg.Connection[Any], topic: str, embedder: Embedder | None = None, **arguments: Any) -> Any:
+    if embedder is not None:
+        arguments.setdefault("query_embedding", embedder.embed(topic))
+    return call(conn, "memory_recall", topic=topic, **arguments)
+
+
+def composite(row: Row, weights: tuple[float, float, float, float] = (0.4, 0.3, 0.2, 0.1)) -> float:
+    parts = (row["relevance"], row["importance"], row["recency"], row["effective_confidence"])
+    return sum(w * p for w, p in zip(weights, parts, strict=True)) / sum(weights)
+
+
+def now(conn: psycopg.Connection[Any]) -> Any:
+    return conn.execute("select now()").fetchone()[0]  # type: ignore[index]
+
+
+def test_recall_returns_composite_scored_facts_and_rules(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        for subject, predicate, content in DISTRACTORS:
+            store_fact(conn, subject, predicate, content, embedder)
+        fact = store_fact(
+            conn, "user", "diet", "The user is lactose intolerant", embedder, importance=8, scope="health"
+        )
+        rule = store_rule(conn, "Offer oat milk instead of dairy to lactose intolerant users", embedder, scope="health")
+        store_episode(conn, "User said dairy makes them ill; lactose intolerant", "health", embedder)
+        rows = recall(conn, "user dietary needs", embedder, scope="health")
+    assert {r["memory_type"] for r in rows} <= {"fact", "rule"}
+    assert {fact, rule} <= {r["memory_id"] for r in rows}
+    assert rows[0]["memory_id"] == fact
+    for row in rows:
+        for component in ("relevance", "importance", "recency", "effective_confidence", "score"):
+            assert 0 <= row[component] <= 1, (component, row)
+        assert row["score"] == pytest.approx(composite(row))
+        assert row["search_mode"] == "hybrid"
+    by_id = {r["memory_id"]: r for r in rows}
+    assert by_id[fact]["importance"] == 0.8
+    assert by_id[rule]["importance"] == 0.5  # rules have no importance: they count as 5 of 10
+    assert by_id[rule]["maturity"] == "candidate" and by_id[fact]["validity"] == "active"
+    assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
+
+
+def test_relevance_is_the_rrf_score_over_its_maximum(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        for subject, predicate, content in DISTRACTORS:
+            store_fact(conn, subject, predicate, content, embedder)
+        rows = recall(conn, "where does the user live", embedder, limit=5)
+    depth = 30  # candidates: max(3 * limit, 30); a missing rank counts as depth + 1
+    for row in rows:
+        semantic, keyword = row["semantic_rank"] or depth + 1, row["keyword_rank"] or depth + 1
+        assert row["relevance"] == pytest.approx((1 / (60 + semantic) + 1 / (60 + keyword)) / (2 / 61))
+
+
+def test_high_importance_recent_fact_ranks_above_low_importance_old_fact(
+    as_tenant: Tenant, embedder: Embedder, superuser: psycopg.Connection[Any]
+) -> None:
+    content = "The user takes vitamin D every morning"
+    with as_tenant("acme") as conn:  # the important one is older, so it loses every tie of relevance
+        important = store_fact(conn, "user", "supplement", content, embedder, importance=9.0)
+    with as_tenant("acme") as conn:
+        trivial = store_fact(conn, "user", "habit", content, embedder, importance=2.0)
+    superuser.execute(
+        "update pymem.facts set last_referenced_at = now() - case when id = %s then interval '1 day'"
+        " else interval '30 days' end, last_confirmed_at = now()",
+        (important,),
+    )
+    with as_tenant("acme") as conn:
+        rows = recall(conn, "vitamin D", embedder)
+    assert [r["memory_id"] for r in rows] == [important, trivial]
+    first, second = rows
+    assert abs(first["relevance"] - second["relevance"]) < 0.02
+    assert first["effective_confidence"] == pytest.approx(second["effective_confidence"])
+    assert first["recency"] == pytest.approx(math.exp(-math.log(2) * 1 / 30), rel=1e-4)
+    assert second["recency"] == pytest.approx(0.5, rel=1e-4)
+    assert (first["importance"], second["importance"]) == (0.9, 0.2)
+
+
+def test_recency_falls_back_to_created_at_and_has_a_half_life(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "diet", "diet vegan")
+    superuser.execute("update pymem.facts set created_at = now() - interval '10 days', last_confirmed_at = now()")
+    with as_tenant("acme") as conn:
+        (row,) = recall(conn, "diet", bump_references=False)
+        (short,) = recall(conn, "diet", recency_half_life_days=10)
+    assert row["memory_id"] == fact_id
+    assert row["recency"] == pytest.approx(2 ** (-10 / 30), rel=1e-4)
+    assert short["recency"] == pytest.approx(0.5, rel=1e-4)
+
+
+def test_custom_weights_change_the_ranking(as_tenant: Tenant, embedder: Embedder) -> None:
+    weights = {"w_relevance": 0.6, "w_importance": 0.1, "w_recency": 0.2, "w_confidence": 0.1}
+    with as_tenant("acme") as conn:
+        for subject, predicate, content in DISTRACTORS:
+            store_fact(conn, subject, predicate, content, embedder, importance=1)
+        relevant = store_fact(conn, "user", "allergy", "The user is allergic to peanuts", embedder, importance=1)
+        important = store_fact(conn, "user", "blood", "The user's blood type is O negative", embedder, importance=10)
+        default = recall(conn, "peanut allergy", embedder, bump_references=False)
+        custom = recall(conn, "peanut allergy", embedder, bump_references=False, **weights)
+    assert default[0]["memory_id"] == important
+    assert custom[0]["memory_id"] == relevant
+    for row in custom:
+        assert row["score"] == pytest.approx(composite(row, (0.6, 0.1, 0.2, 0.1)))
+
+
+def test_weights_need_not_sum_to_one(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "diet", "diet vegan", importance=7)
+        (scaled,) = recall(conn, "diet", w_relevance=4, w_importance=3, w_recency=2, w_confidence=1)
+        (plain,) = recall(conn, "diet")
+    assert scaled["score"] == pytest.approx(plain["score"], rel=1e-6)
+
+
+def test_butler_scoped_recall_returns_global_and_butler_memories(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        for scope in ("global", "health", "general"):
+            store_fact(conn, f"user-{scope}", "diet", f"diet fact {scope}", scope=scope)
+            store_rule(conn, f"diet rule {scope}", scope=scope)
+        scoped = recall(conn, "diet", scope="health")
+        unscoped = recall(conn, "diet")
+    assert sorted(r["content"] for r in scoped) == [
+        "diet fact global",
+        "diet fact health",
+        "diet rule global",
+        "diet rule health",
+    ]
+    assert {r["memory_scope"] for r in unscoped} == {"global", "health", "general"}
+    assert len(unscoped) == 6
+
+
+def test_recall_never_returns_episodes(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        store_episode(conn, "User said they are on a vegan diet", "health", embedder)
+        assert recall(conn, "vegan diet", embedder) == []
+
+
+@pytest.fixture
+def fading_fact(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> Any:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "diet", "diet: avoids gluten")
+    # standard permanence decays 0.008/day: 1 * exp(-0.008 * 237.14) = 0.15
+    superuser.execute("update pymem.facts set last_confirmed_at = now() - interval '237.14 days'")
+    return fact_id
+
+
+def test_fading_memory_excluded_from_default_recall(as_tenant: Tenant, fading_fact: Any) -> None:
+    with as_tenant("acme") as conn:
+        assert recall(conn, "diet") == []
+        assert recall(conn, "diet", min_confidence=0.15) == []
+
+
+def test_fading_memory_included_with_explicit_threshold(as_tenant: Tenant, fading_fact: Any) -> None:
+    with as_tenant("acme") as conn:
+        (row,) = recall(conn, "diet", min_confidence=0)
+    assert row["memory_id"] == fading_fact
+    assert row["effective_confidence"] == pytest.approx(0.15, abs=1e-4)
+    assert row["confidence"] == 1.0
+
+
+def test_effective_confidence_helper(app: psycopg.Connection[Any]) -> None:
+    row = app.execute(
+        "select pymem.memory_effective_confidence(0.8, 0.03, now() - interval '10 days', now()),"
+        " pymem.memory_effective_confidence(0.8, 0, now() - interval '1000 days', now()),"
+        " pymem.memory_recency(now() - interval '30 days', now() - interval '90 days', now())"
+    ).fetchone()
+    assert row == pytest.approx((0.8 * math.exp(-0.3), 0.8, 0.5))
+
+
+def test_recall_bumps_reference_metadata(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "diet", "diet vegan")
+        other = store_fact(conn, "user", "city", "lives in Berlin")
+    superuser.execute(
+        "update pymem.facts set reference_count = 3, last_referenced_at = now() - interval '5 days' where id = %s",
+        (fact_id,),
+    )
+    with as_tenant("acme") as conn:
+        (row,) = recall(conn, "diet")
+        stamp = now(conn)
+    assert (row["reference_count"], row["last_referenced_at"]) == (4, stamp)
+    with as_tenant("acme") as conn:
+        stored = conn.execute(
+            "select id, reference_count, last_referenced_at from pymem.facts order by reference_count"
+        ).fetchall()
+    assert stored == [(other, 0, None), (fact_id, 4, stamp)]
+
+
+def test_recall_as_of_answers_with_what_was_believed_then(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        first = store_fact(conn, "user", "diet", "diet: vegetarian")
+    with as_tenant("acme") as conn:
+        while_first = now(conn)
+    with as_tenant("acme") as conn:
+        second = store_fact(conn, "user", "diet", "diet: vegan")
+        rule = store_rule(conn, "diet rule: suggest lentils")
+    with as_tenant("acme") as conn:
+        while_second = now(conn)
+    with as_tenant("acme") as conn:
+        call(conn, "memory_forget", type="fact", id=second)
+        call(conn, "memory_forget", type="rule", id=rule)
+    with as_tenant("acme") as conn:
+        assert [r["memory_id"] for r in recall(conn, "diet", as_of=while_first)] == [first]
+        then = recall(conn, "diet", as_of=while_second)
+        assert {r["memory_id"] for r in then} == {second, rule}
+        assert recall(conn, "diet") == []
+        counts = conn.execute("select sum(reference_count) from pymem.facts").fetchone()
+    assert counts == (0,)  # as_of reads history: it bumps nothing
+    assert {r["validity"] for r in then if r["memory_type"] == "fact"} == {"retracted"}
+
+
+def test_keyword_recall_without_embedding(as_tenant: Tenant) -> None:
+    notices: list[str] = []
+    with as_tenant("acme") as conn:
+        conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+        store_fact(conn, "user", "diet", "The user follows a vegan diet")
+        store_fact(conn, "user", "sport", "The user's diet before races is pasta, a big diet change")
+        rows = recall(conn, "diet")
+    assert {r["search_mode"] for r in rows} == {"keyword"}
+    assert [r["relevance"] for r in rows] == pytest.approx([1.0, 61 / 62])  # (k+1)/(k+rank)
+    assert notices == ["no query_embedding: hybrid search runs as keyword search"]
+
+
+BAD_RECALLS = [
+    ({"topic": " "}, "topic must be a non-empty text"),
+    ({"topic": "x", "limit": 1001}, "limit must be between 1 and 1000"),
+    ({"topic": "x", "w_relevance": -0.1}, "w_relevance must be between 0 and 1000"),
+    ({"topic": "x", "w_relevance": 0, "w_importance": 0, "w_recency": 0, "w_confidence": 0}, "must not all be 0"),
+    ({"topic": "x", "min_confidence": -1}, "min_confidence must be between 0 and 1"),
+    ({"topic": "x", "recency_half_life_days": 0}, "recency_half_life_days must be between"),
+    ({"topic": "x", "mode": "magic"}, "invalid mode 'magic'"),
+    ({"topic": "x", "candidates": 0}, "candidates must be between 1 and 1000"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_RECALLS)
+def test_bad_recall_arguments_get_a_clear_error(as_tenant: Tenant, arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        call(conn, "memory_recall", **arguments)
+    assert caught.value.sqlstate == "PM002"
+    assert message in str(caught.value)
+
+
+def test_as_of_in_the_future_is_rejected(as_tenant: Tenant) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        conn.execute("select * from pymem.memory_recall(topic => 'x', as_of => now() + interval '1 day')")
+    assert caught.value.sqlstate == "PM002"
+    assert "as_of must not be in the future" in str(caught.value)
+
+
+def test_recall_is_one_call_for_an_analyst(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "diet", "The user is vegan", scope="health")
+        row = conn.execute(
+            "select memory_type, content from pymem.memory_recall(topic => 'diet', scope => 'health')"
+        ).fetchall()
+        assert row == [("fact", "The user is vegan")]
+        assert call_one(conn, "memory_stats")["facts_active"] == 1
