@@ -8,10 +8,12 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+from pgvector.psycopg import register_vector
 
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
 from tests.sqlapi import call, store_episode, store_fact, store_rule
+from tests.test_schema import _fill_facts
 
 DISTRACTORS = [
     ("user", "favorite_color", "The user's favourite colour is blue"),
@@ -400,3 +402,27 @@ def test_bad_search_arguments_get_a_clear_error(as_tenant: Tenant, arguments: di
         call(conn, "memory_search", **arguments)
     assert caught.value.sqlstate == "PM002"
     assert message in str(caught.value)
+
+
+def test_semantic_candidates_use_the_vector_index(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
+    """The plan inside memory_search/memory_recall, read with auto_explain (LOAD needs a superuser)."""
+    with as_tenant("acme") as conn:
+        vectors = _fill_facts(conn, 2000)
+    superuser.execute("analyze pymem.facts")
+    plans: list[str] = []
+    with psycopg.connect(db_dsn, autocommit=True) as conn:
+        register_vector(conn)
+        conn.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
+        conn.execute("load 'auto_explain'")
+        conn.execute("set auto_explain.log_min_duration = 0")
+        conn.execute("set auto_explain.log_nested_statements = on")
+        conn.execute("set client_min_messages = log")
+        with conn.transaction():
+            conn.execute("select set_config('pymem.tenant_id', 'acme', true)")
+            top = search(conn, "fact number", query_embedding=vectors[42], mode="semantic", limit=5)
+            recalled = call(conn, "memory_recall", topic="fact number", query_embedding=vectors[42], limit=5)
+    assert top[0]["content"] == "fact number 42" and recalled[0]["content"] == "fact number 42"
+    nested = [p for p in plans if "facts_embedding_idx" in p]
+    assert len(nested) >= 2, "\n".join(plans)

@@ -34,6 +34,7 @@ returns table (
 )
 language plpgsql
 stable
+rows 50
 security invoker
 set search_path = pg_catalog, pg_temp
 set "hnsw.iterative_scan" = 'relaxed_order'
@@ -99,19 +100,42 @@ begin
         union all
         select 'episode'::text, v.* from visible_episodes as v
     ),
-    semantic_all as (
-        select v.kind, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding as distance
-        from visible as v
-        where v_semantic and v.embedding is not null
-        order by v.embedding operator(public.<=>) p_query_embedding, v.created_at desc, v.id
-        limit p_depth
+    -- one nearest-neighbour scan per table (the shape the HNSW/IVFFlat index serves, iteratively
+    -- when filters reject rows), merged and re-ranked exactly; relaxed index order is re-sorted here
+    semantic_all as materialized (
+        (
+            select 'fact'::text as kind, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding as distance
+            from visible_facts as v
+            where v_semantic and v.embedding is not null
+            order by v.embedding operator(public.<=>) p_query_embedding
+            limit p_depth
+        )
+        union all
+        (
+            select 'rule'::text, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding
+            from visible_rules as v
+            where v_semantic and v.embedding is not null
+            order by v.embedding operator(public.<=>) p_query_embedding
+            limit p_depth
+        )
+        union all
+        (
+            select 'episode'::text, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding
+            from visible_episodes as v
+            where v_semantic and v.embedding is not null
+            order by v.embedding operator(public.<=>) p_query_embedding
+            limit p_depth
+        )
     ),
     semantic_ranked as (
-        select
-            s.kind, s.id, s.created_at,
-            pg_catalog.row_number() over (order by s.distance, s.created_at desc, s.id)::integer as rank,
-            greatest(0.0, 1.0 - s.distance) as score
-        from semantic_all as s
+        select r.* from (
+            select
+                s.kind, s.id, s.created_at,
+                pg_catalog.row_number() over (order by s.distance, s.created_at desc, s.id)::integer as rank,
+                greatest(0.0, 1.0 - s.distance) as score
+            from semantic_all as s
+        ) as r
+        where r.rank <= p_depth
     ),
     fts as materialized (
         select
