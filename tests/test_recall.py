@@ -273,3 +273,18 @@ def test_recall_is_one_call_for_an_analyst(as_tenant: Tenant) -> None:
         ).fetchall()
         assert row == [("fact", "The user is vegan")]
         assert call_one(conn, "memory_stats")["facts_active"] == 1
+
+
+def test_equal_composite_scores_tie_on_created_at_then_id(as_tenant: Tenant, embedder: Embedder) -> None:
+    # weighted relevance is score-based, so identical memories get identical composite scores
+    with as_tenant("acme") as conn:
+        older = store_fact(conn, "user", "p", "The user drinks green tea", embedder)
+    with as_tenant("acme") as conn:
+        same_time = sorted(store_fact(conn, "user", f"p{i}", "The user drinks green tea", embedder) for i in range(3))
+    with as_tenant("acme") as conn:
+        rows = recall(conn, "green tea", embedder, mode="weighted", bump_references=False)
+        again = recall(conn, "green tea", embedder, mode="weighted", bump_references=False)
+    assert len({r["score"] for r in rows[:3]}) == 1  # stored in one transaction: the very same score
+    assert rows[3]["score"] == pytest.approx(rows[0]["score"])  # older by milliseconds: recency a hair lower
+    assert [r["memory_id"] for r in rows] == [*same_time, older]
+    assert [r["memory_id"] for r in again] == [r["memory_id"] for r in rows]

@@ -3,12 +3,14 @@ scripts, filters, deterministic ties and reference bumping (retrieval.md, hybrid
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
 import psycopg
 import pytest
 from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
 
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
@@ -426,3 +428,73 @@ def test_semantic_candidates_use_the_vector_index(
     assert top[0]["content"] == "fact number 42" and recalled[0]["content"] == "fact number 42"
     nested = [p for p in plans if "facts_embedding_idx" in p]
     assert len(nested) >= 2, "\n".join(plans)
+
+
+# Temporal decay of dated memories (files named YYYY-MM-DD.md; see also tests/test_import.py)
+
+
+def test_dated_memories_decay_with_a_30_day_half_life(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        today = conn.execute("select (now() at time zone 'UTC')::date").fetchone()[0]  # type: ignore[index]
+        dated = {
+            days: store_fact(
+                conn,
+                f"memory/{today - dt.timedelta(days=days)}.md",
+                "chunk 1",
+                f"Went running with Anna ({days} days)",
+                metadata=Jsonb({"source_date": str(today - dt.timedelta(days=days))}),
+            )
+            for days in (0, 30, 60)
+        }
+        undated = store_fact(
+            conn, "MEMORY.md", "chunk 1", "Anna likes running", metadata=Jsonb({"source_path": "MEMORY.md"})
+        )
+        rows = {r["memory_id"]: r for r in search(conn, "running Anna", mode="keyword")}
+        slow = {r["memory_id"]: r for r in search(conn, "running Anna", mode="keyword", date_half_life_days=60)}
+    assert rows[undated]["date_decay"] == 1.0
+    for days, memory_id in dated.items():
+        row = rows[memory_id]
+        # the age counts from midnight UTC of the file's date, so it is a fraction of a day more
+        assert 2 ** (-(days + 1) / 30) <= row["date_decay"] <= 2 ** (-days / 30)
+        assert row["score"] == pytest.approx(row["keyword_score"] * row["date_decay"])
+        assert slow[memory_id]["date_decay"] == pytest.approx(row["date_decay"] ** 0.5)
+
+
+def test_date_decay_reorders_results(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        old = store_fact(conn, "a", "p", "Anna runs", metadata=Jsonb({"source_date": "2020-01-01"}))
+        new = store_fact(conn, "b", "p", "Anna runs")
+        rows = search(conn, "Anna runs", mode="keyword")
+    assert [r["memory_id"] for r in rows] == [new, old]
+
+
+def test_the_date_decay_helper(app: psycopg.Connection[Any]) -> None:
+    row = app.execute(
+        "select pymem.memory_date_decay('{\"source_date\": \"2026-10-24\"}', '2026-11-23 00:00Z'),"
+        " pymem.memory_date_decay('{\"source_date\": \"2026-10-24\"}', '2026-11-23 00:00Z', 15),"
+        " pymem.memory_date_decay('{}', now()), pymem.memory_date_decay('{\"source_date\": \"2026-13-45\"}', now())"
+    ).fetchone()
+    assert row == pytest.approx((0.5, 0.25, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("source_date", ["24/10/2026", "2026-13-45", 20261024, "2026-10-24T10:00"])
+def test_a_malformed_source_date_is_rejected(as_tenant: Tenant, source_date: Any) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        store_fact(conn, "a", "p", "c", metadata=Jsonb({"source_date": source_date}))
+    assert caught.value.sqlstate == "PM002"
+    assert "source_date must be a date written YYYY-MM-DD" in str(caught.value)
+
+
+# Exact search: what numpy's matrix @ q with argpartition computed, pgvector computes
+
+
+def test_semantic_search_equals_an_exact_cosine_top_k(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        vectors = _fill_facts(conn, 300)  # few rows: the planner scans exactly
+        query = vectors[7] + 0.5 * vectors[11]
+        rows = search(conn, "fact", query_embedding=query, mode="semantic", limit=10, bump_references=False)
+    cosine = vectors @ (query / np.linalg.norm(query))
+    top = np.argpartition(-cosine, 10)[:10]
+    top = top[np.argsort(-cosine[top])]
+    assert [r["content"] for r in rows] == [f"fact number {i}" for i in top]
+    assert [r["score"] for r in rows] == pytest.approx([max(0.0, float(cosine[i])) for i in top], abs=1e-5)

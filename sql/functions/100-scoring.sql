@@ -61,6 +61,34 @@ $$Recency in (0, 1]: exp(-ln 2 * days / half_life_days), days since the memory w
 Example: select pymem.memory_recency(now() - interval '30 days', null, now());  -- 0.5$$;
 
 
+create or replace function pymem.memory_date_decay(
+    metadata jsonb,
+    at timestamptz,
+    half_life_days double precision default 30
+)
+returns double precision
+language sql
+stable  -- parses a date from text
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return case
+    when (memory_date_decay.metadata ->> 'source_date') ~ '^\d{4}-\d{2}-\d{2}$'
+        and pg_catalog.pg_input_is_valid(memory_date_decay.metadata ->> 'source_date', 'date')
+        then pymem.memory_recency(
+            ((memory_date_decay.metadata ->> 'source_date')::date)::timestamp at time zone 'UTC',
+            null, memory_date_decay.at, memory_date_decay.half_life_days
+        )
+    else 1.0
+end;
+
+comment on function pymem.memory_date_decay(jsonb, timestamptz, double precision) is
+$$Temporal decay of a dated memory (one imported from a file named YYYY-MM-DD.md, its date kept in
+metadata.source_date): exp(-ln 2 * age in days / half_life_days), 1.0 for memories without a source date
+(e.g. MEMORY.md). memory_search multiplies its scores by it.
+Example: select pymem.memory_date_decay('{"source_date": "2026-10-24"}', '2026-11-23'::timestamptz);  -- 0.5$$;
+
+
 create or replace function pymem.memory_rrf_score(
     semantic_rank integer,
     keyword_rank integer,

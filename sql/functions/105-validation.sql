@@ -142,9 +142,18 @@ begin
         raise exception 'metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(metadata)
             using errcode = 'PM002';
     end if;
+    if metadata ? 'source_date' and not (
+        pg_catalog.jsonb_typeof(metadata -> 'source_date') = 'string'
+        and (metadata ->> 'source_date') ~ '^\d{4}-\d{2}-\d{2}$'
+        and pg_catalog.pg_input_is_valid(metadata ->> 'source_date', 'date')
+    ) then
+        raise exception 'metadata.source_date must be a date written YYYY-MM-DD, not %', metadata -> 'source_date'
+            using errcode = 'PM002',
+                  hint = 'source_date is the date of a dated memory file; search scores decay with its age.';
+    end if;
     return metadata;
 end;
 $$;
 
 comment on function pymem_private.require_metadata(jsonb) is
-'Returns metadata (an empty object for NULL), or raises PM002 when it is not a JSON object.';
+'Returns metadata (an empty object for NULL), or raises PM002 when it is not a JSON object or its source_date is not a YYYY-MM-DD date.';

@@ -129,7 +129,8 @@ create or replace function pymem.memory_search(
     keyword_weight double precision default 0.3,
     rrf_k integer default 60,
     as_of timestamptz default null,
-    bump_references boolean default true
+    bump_references boolean default true,
+    date_half_life_days double precision default 30
 )
 returns table (
     memory_type text,
@@ -148,6 +149,7 @@ returns table (
     keyword_rank integer,
     keyword_score double precision,
     keyword_tier text,
+    date_decay double precision,
     search_mode text,
     created_at timestamptz,
     reference_count integer
@@ -171,6 +173,7 @@ begin
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
     perform pymem_private.require_range('vector_weight', vector_weight, 0, 1);
     perform pymem_private.require_range('keyword_weight', keyword_weight, 0, 1);
+    perform pymem_private.require_range('date_half_life_days', date_half_life_days, 0.001, 100000);
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
@@ -188,20 +191,24 @@ begin
     select
         r.kind, r.mid, r.content, r.score, r.confidence, r.effective_confidence, r.importance, r.scope,
         r.subject, r.predicate, r.maturity, r.semantic_rank, r.semantic_score, r.keyword_rank,
-        r.keyword_score, r.keyword_tier, v_mode, r.created_at,
+        r.keyword_score, r.keyword_tier, r.date_decay, v_mode, r.created_at,
         coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count)
     from (
         select
             c.c_type as kind,
             c.c_id as mid,
             coalesce(f.content, ru.content, e.content) as content,
-            case v_mode
+            (case v_mode
                 when 'hybrid' then pymem.memory_rrf_score(c.c_semantic_rank, c.c_keyword_rank, v_limit + 1, rrf_k)
                 when 'weighted'
                     then vector_weight * coalesce(c.c_semantic_score, 0) + keyword_weight * coalesce(c.c_keyword_score, 0)
                 when 'semantic' then c.c_semantic_score
                 else c.c_keyword_score
-            end as score,
+            end) * pymem.memory_date_decay(
+                coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days
+            ) as score,
+            pymem.memory_date_decay(coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days)
+                as date_decay,
             coalesce(f.confidence, ru.confidence) as confidence,
             pymem.memory_effective_confidence(
                 coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
@@ -235,7 +242,7 @@ $$;
 
 comment on function pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
-    double precision, integer, timestamptz, boolean
+    double precision, integer, timestamptz, boolean, double precision
 ) is
 $$Searches the tenant's episodes, facts and rules. mode: hybrid (default; RRF score = 1/(rrf_k + semantic_rank)
 + 1/(rrf_k + keyword_rank), a missing rank counting as limit + 1), semantic (1 - cosine distance), keyword
@@ -243,5 +250,7 @@ $$Searches the tenant's episodes, facts and rules. mode: hybrid (default; RRF sc
 keyword_weight * keyword_score, min_score 0.1 by default). Without query_embedding every mode runs as keyword.
 scope: facts and rules of scope 'global' or scope, episodes of butler = scope; min_confidence filters facts and
 rules by effective confidence. Ties: created_at DESC, id ASC. Returned memories get reference_count + 1 (not with
-as_of, bump_references => false, or in a read-only transaction).
+as_of, bump_references => false, or in a read-only transaction). Memories imported from dated files
+(metadata.source_date) have their score multiplied by date_decay = exp(-ln 2 * age / date_half_life_days), 30 days
+by default; undated ones by 1.
 Example: select memory_type, content, score from memory_search(query => 'Dr. Smith', "limit" => 5);$$;

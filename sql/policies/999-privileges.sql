@@ -37,6 +37,7 @@ grant execute on function pymem_private.admin_elevated() to pymem_admin;
 grant execute on function
 pymem.memory_effective_confidence(double precision, double precision, timestamptz, timestamptz),
 pymem.memory_recency(timestamptz, timestamptz, timestamptz, double precision),
+pymem.memory_date_decay(jsonb, timestamptz, double precision),
 pymem.memory_rrf_score(integer, integer, integer, integer),
 pymem.memory_composite_score(
     double precision, double precision, double precision, double precision,
@@ -59,7 +60,7 @@ pymem.memory_store_fact(
 pymem.memory_store_rule(text, text, text[], text, text, uuid, public.vector, text, integer, jsonb),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
-    double precision, integer, timestamptz, boolean
+    double precision, integer, timestamptz, boolean, double precision
 )
 to pymem_app, pymem_analyst;
 
