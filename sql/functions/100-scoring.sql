@@ -73,11 +73,14 @@ parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
 return case
-    when (memory_date_decay.metadata ->> 'source_date') ~ '^\d{4}-\d{2}-\d{2}$'
+    when
+        (memory_date_decay.metadata ->> 'source_date') ~ '^\d{4}-\d{2}-\d{2}$'
         and pg_catalog.pg_input_is_valid(memory_date_decay.metadata ->> 'source_date', 'date')
         then pymem.memory_recency(
             ((memory_date_decay.metadata ->> 'source_date')::date)::timestamp at time zone 'UTC',
-            null, memory_date_decay.at, memory_date_decay.half_life_days
+            null,
+            memory_date_decay.at,
+            memory_date_decay.half_life_days
         )
     else 1.0
 end;
