@@ -424,7 +424,9 @@ def test_semantic_candidates_use_the_vector_index(
         with conn.transaction():
             conn.execute("select set_config('pymem.tenant_id', 'acme', true)")
             top = search(conn, "fact number", query_embedding=vectors[42], mode="semantic", limit=5)
-            recalled = call(conn, "memory_recall", topic="fact number", query_embedding=vectors[42], limit=5)
+            recalled = call(
+                conn, "memory_recall", topic="fact number", query_embedding=vectors[42], limit=5, mode="semantic"
+            )
     assert top[0]["content"] == "fact number 42" and recalled[0]["content"] == "fact number 42"
     nested = [p for p in plans if "facts_embedding_idx" in p]
     assert len(nested) >= 2, "\n".join(plans)
