@@ -500,3 +500,45 @@ def test_semantic_search_equals_an_exact_cosine_top_k(as_tenant: Tenant) -> None
     top = top[np.argsort(-cosine[top])]
     assert [r["content"] for r in rows] == [f"fact number {i}" for i in top]
     assert [r["score"] for r in rows] == pytest.approx([max(0.0, float(cosine[i])) for i in top], abs=1e-5)
+
+
+def test_only_returned_memories_are_bumped(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        for i in range(8):
+            store_fact(conn, f"user{i}", "diet", f"diet note {i}")
+    with as_tenant("acme") as conn:
+        assert len(search(conn, "diet", mode="keyword", limit=3)) == 3
+        assert len(call(conn, "memory_recall", topic="diet", limit=2)) == 2
+        assert conn.execute("select sum(reference_count) from pymem.facts").fetchone() == (5,)
+
+
+def test_read_only_transactions_read_without_bumping(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "diet", "diet vegan")
+    with as_tenant("acme") as conn:
+        conn.execute("set transaction read only")
+        (found,) = search(conn, "diet", mode="keyword")
+        (recalled,) = call(conn, "memory_recall", topic="diet")
+        (got,) = call(conn, "memory_get", type="fact", id=found["memory_id"])
+    assert found["reference_count"] == recalled["reference_count"] == got["reference_count"] == 0
+    assert recalled["last_referenced_at"] is None and got["last_referenced_at"] is None
+
+
+def test_search_as_of_measures_decay_like_recall(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    with as_tenant("acme") as conn:
+        fact_id = store_fact(conn, "user", "diet", "diet vegan")
+    superuser.execute("update pymem.facts set created_at = now() - interval '100 days'")
+    superuser.execute("update pymem.facts set last_confirmed_at = now()")  # confirmed after as_of
+    with as_tenant("acme") as conn:
+        as_of = conn.execute("select now() - interval '10 days'").fetchone()[0]  # type: ignore[index]
+        (found,) = search(conn, "diet", mode="keyword", as_of=as_of, min_confidence=0)
+        (recalled,) = call(conn, "memory_recall", topic="diet", as_of=as_of, min_confidence=0)
+    assert found["memory_id"] == recalled["memory_id"] == fact_id
+    assert found["effective_confidence"] == pytest.approx(recalled["effective_confidence"])
+    assert found["effective_confidence"] == pytest.approx(2.718281828 ** (-0.008 * 90), rel=1e-4)
+
+
+def test_as_of_in_the_future_is_rejected_by_search(as_tenant: Tenant) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        conn.execute("select * from pymem.memory_search(query => 'x', as_of => now() + interval '1 day')")
+    assert caught.value.sqlstate == "PM002"

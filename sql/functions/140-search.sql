@@ -167,13 +167,18 @@ declare
     v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
     v_min_score double precision;
-    v_bump boolean := coalesce(bump_references, true) and as_of is null;
+    -- no bump when reading history, when asked not to, or in a read-only transaction
+    v_bump boolean := coalesce(bump_references, true) and as_of is null
+        and pg_catalog.current_setting('transaction_read_only') = 'off';
 begin
     perform pymem_private.require_text('query', query, 10000);
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
     perform pymem_private.require_range('vector_weight', vector_weight, 0, 1);
     perform pymem_private.require_range('keyword_weight', keyword_weight, 0, 1);
     perform pymem_private.require_range('date_half_life_days', date_half_life_days, 0.001, 100000);
+    if as_of is not null and as_of > pg_catalog.now() then
+        raise exception 'as_of must not be in the future' using errcode = 'PM002';
+    end if;
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
@@ -212,7 +217,11 @@ begin
             coalesce(f.confidence, ru.confidence) as confidence,
             pymem.memory_effective_confidence(
                 coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
-                least(coalesce(f.last_confirmed_at, ru.last_confirmed_at), v_at), v_at
+                case
+                    when coalesce(f.last_confirmed_at, ru.last_confirmed_at) > v_at then c.c_created_at
+                    else coalesce(f.last_confirmed_at, ru.last_confirmed_at)
+                end,
+                v_at
             ) as effective_confidence,
             coalesce(f.importance, e.importance) as importance,
             coalesce(f.scope, ru.scope, e.butler) as scope,

@@ -54,7 +54,9 @@ declare
     v_depth integer := pymem_private.require_limit('candidates', coalesce(candidates, greatest(3 * v_limit, 30)));
     v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
-    v_bump boolean := coalesce(bump_references, true) and as_of is null;
+    -- no bump when reading history, when asked not to, or in a read-only transaction
+    v_bump boolean := coalesce(bump_references, true) and as_of is null
+        and pg_catalog.current_setting('transaction_read_only') = 'off';
 begin
     perform pymem_private.require_text('topic', topic, 10000);
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
