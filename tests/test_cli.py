@@ -125,4 +125,6 @@ def test_demo_stores_and_recalls(db_dsn: str) -> None:
     recall = out.split("Recall preview", 1)[1]
     first_hit = recall.splitlines()[1]
     assert "lactose intolerant" in first_hit or "dairy" in first_hit or "milk" in first_hit
+    assert " = 0.4*" in first_hit  # the score is shown with its components
+    assert "memory_stats: facts 3 active, 1 superseded" in out
     assert "Audit trail: 9 events" in out
