@@ -4,6 +4,7 @@ pymem db url [--tenant T | --app | --migrator]   print a DSN (starts the embedde
 pymem db start | stop | status                   manage the embedded server
 pymem migrate                                    upgrade the database to head
 pymem demo                                       store and recall a few memories
+pymem import PATH [--tenant T] [--scope S] [--butler B]   import a folder of markdown memory files
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from pymem import __version__, embedded, migrate
 from pymem.config import Settings
@@ -68,6 +70,41 @@ def _demo(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _import(args: argparse.Namespace, settings: Settings) -> int:
+    import psycopg
+
+    from pymem import importer
+    from pymem.embeddings import Embedder
+
+    files = importer.markdown_files(Path(args.path))  # a bad path fails before the database starts
+    tenant = args.tenant or settings.tenant
+    db = open_database(settings)
+
+    def report(result: importer.FileImport) -> None:
+        counts = {
+            "new": result.new,
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+            "retracted": result.retracted,
+        }
+        details = ", ".join(f"{n} {what}" for what, n in counts.items() if n)
+        print(f"{result.subject}: {_count(result.chunks, 'chunk')}" + (f" ({details})" if details else ""), flush=True)
+
+    with psycopg.connect(db.app_dsn, autocommit=True) as conn:
+        summary = importer.import_files(
+            conn, tenant, files, embedder=Embedder(), scope=args.scope, butler=args.butler, progress=report
+        )
+    print(
+        f"imported {_count(len(summary.files), 'file')} into tenant {tenant!r}: {_count(summary.stored, 'chunk')}"
+        f" stored, {summary.unchanged} unchanged, {summary.retracted} retracted"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pymem", description="Long-term memory for AI agents, inside PostgreSQL.")
     parser.add_argument("--version", action="version", version=f"pymem {__version__}")
@@ -88,6 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("migrate", help="upgrade the database to head").set_defaults(func=_migrate)
     sub.add_parser("demo", help="store and recall a few memories for tenant 'demo'").set_defaults(func=_demo)
+    imp = sub.add_parser(
+        "import",
+        help="import a folder (or one file) of markdown memory files",
+        description="Store each chunk of each .md file as a fact (subject: the file's path, predicate: 'chunk N');"
+        " files named YYYY-MM-DD.md decay in search with a 30-day half-life. Importing again updates changed"
+        " chunks and retracts removed ones.",
+    )
+    imp.add_argument("path", help="a folder (searched recursively for .md files) or one .md file")
+    imp.add_argument("--tenant", help="the tenant to import into (default: $PYMEM_TENANT or 'default')")
+    imp.add_argument("--scope", default="global", help="scope of the imported facts (default: global)")
+    imp.add_argument("--butler", help="the butler recorded as the facts' source")
+    imp.set_defaults(func=_import)
     return parser
 
 

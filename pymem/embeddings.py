@@ -52,5 +52,6 @@ class Embedder:
         return [np.asarray(v, dtype=np.float32) for v in vectors]
 
     def count_tokens(self, text: str) -> int:
-        """Tokens of text under the model's own tokenizer (no special tokens)."""
-        return len(self.model.tokenizer.encode(text, add_special_tokens=False))
+        """Tokens of text under the model's own tokenizer (no special tokens), of any length: no
+        warning that it exceeds what the model reads (callers count to cut texts to fit)."""
+        return len(self.model.tokenizer.encode(text, add_special_tokens=False, verbose=False))

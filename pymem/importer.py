@@ -1,0 +1,347 @@
+"""`pymem import PATH`: a folder (or one file) of markdown memory files, stored as facts.
+
+Each file is cut into chunks at headings and blank lines (small paragraphs merged, every
+chunk at most MAX_CHUNK_TOKENS MiniLM tokens, the model truncating at 256), and chunk n
+becomes the fact (subject = the file's path relative to the imported folder, predicate =
+"chunk n"). A file named YYYY-MM-DD.md keeps its date in metadata.source_date, so that
+memory_search multiplies its score by exp(-ln 2 * age / half_life) (30 days by default);
+other files (MEMORY.md) do not decay. The facts are 'permanent': dated files age through
+their date, not through confidence.
+
+Importing again is idempotent: an unchanged chunk is left alone, a changed one supersedes
+its fact, and the chunks a file no longer has are retracted. Each file is imported in one
+transaction of the tenant, so a failure leaves no half-imported file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
+
+from pymem.embeddings import Embedder
+from pymem.errors import InvalidArgumentError, translate
+from pymem.tenancy import tenant_transaction
+
+MAX_CHUNK_TOKENS = 200
+ACTOR = "pymem-import"
+TAGS = ["imported"]
+
+_DATED_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.md", re.IGNORECASE)
+_HEADING = re.compile(r"#{1,6}(?:\s|$)")
+_FENCE = re.compile(r"\s{0,3}(```|~~~)")
+# ever finer places to cut a block that is too long: lines, sentences, words
+_CUTS = ((re.compile(r"\n"), "\n"), (re.compile(r"(?<=[.!?;:])\s+"), " "), (re.compile(r"\s+"), " "))
+
+EXISTING = """
+select id, predicate, content, scope, metadata from pymem.facts
+ where subject = %s and validity = 'active' and metadata ? 'source_path'"""
+STORE_FACT = """
+select pymem.memory_store_fact(subject => %(subject)s, predicate => %(predicate)s, content => %(content)s,
+    permanence => 'permanent', scope => %(scope)s, tags => %(tags)s, source_butler => %(butler)s,
+    embedding => %(embedding)s, embedding_model => %(model)s, token_count => %(tokens)s,
+    metadata => %(metadata)s)"""
+FORGET_FACT = "select * from pymem.memory_forget(type => 'fact', id => %s, reason => %s)"
+
+
+@dataclass(frozen=True)
+class MarkdownFile:
+    path: Path
+    subject: str  # the path relative to the imported folder, posix style (a single file: its name)
+
+
+@dataclass(frozen=True)
+class FileImport:
+    """What importing one file did."""
+
+    subject: str
+    chunks: int
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    retracted: int = 0
+
+    @property
+    def stored(self) -> int:
+        return self.new + self.updated
+
+
+@dataclass
+class ImportSummary:
+    files: list[FileImport] = field(default_factory=list)
+
+    @property
+    def chunks(self) -> int:
+        return sum(f.chunks for f in self.files)
+
+    @property
+    def stored(self) -> int:
+        return sum(f.stored for f in self.files)
+
+    @property
+    def unchanged(self) -> int:
+        return sum(f.unchanged for f in self.files)
+
+    @property
+    def retracted(self) -> int:
+        return sum(f.retracted for f in self.files)
+
+
+def source_date(name: str) -> str | None:
+    """The date of a file named exactly YYYY-MM-DD.md (a valid date), else None."""
+    match = _DATED_NAME.fullmatch(name)
+    if match is None:
+        return None
+    try:
+        return dt.date.fromisoformat(match[1]).isoformat()
+    except ValueError:
+        return None
+
+
+def markdown_files(path: Path) -> list[MarkdownFile]:
+    """The .md files under path (hidden files and folders skipped), sorted; or path itself."""
+    if not path.exists():
+        raise InvalidArgumentError(f"{path}: no such file or directory")
+    if path.is_file():
+        if path.suffix.lower() != ".md":
+            raise InvalidArgumentError(f"{path} is not a markdown file (.md)")
+        return [MarkdownFile(path, path.name)]
+    found: list[MarkdownFile] = []
+    for folder, dirnames, filenames in os.walk(path):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            file = Path(folder, name)
+            if not name.startswith(".") and file.suffix.lower() == ".md" and file.is_file():
+                found.append(MarkdownFile(file, file.relative_to(path).as_posix()))
+    if not found:
+        raise InvalidArgumentError(f"{path}: no .md files in this folder")
+    return sorted(found, key=lambda f: f.subject)
+
+
+def _blocks(text: str) -> list[tuple[str, bool]]:
+    """Headings and blank-line separated paragraphs (a fenced code block stays whole): (text, is_heading)."""
+    blocks: list[tuple[str, bool]] = []
+    lines: list[str] = []
+    fence: str | None = None
+
+    def flush() -> None:
+        if lines:
+            blocks.append(("\n".join(lines).strip("\n"), False))
+            lines.clear()
+
+    for line in text.splitlines():
+        line = line.rstrip()
+        opening = _FENCE.match(line)
+        if fence is not None:
+            lines.append(line)
+            if opening and opening[1] == fence:
+                fence = None
+        elif opening:
+            fence = opening[1]
+            lines.append(line)
+        elif not line.strip():
+            flush()
+        elif _HEADING.match(line):
+            flush()
+            blocks.append((line, True))
+        else:
+            lines.append(line)
+    flush()
+    return blocks
+
+
+def _fit(text: str, count_tokens: Callable[[str], int], max_tokens: int, level: int = 0) -> list[str]:
+    """text cut into pieces of at most max_tokens, at lines, then sentences, then words, then characters."""
+    if count_tokens(text) <= max_tokens:
+        return [text]
+    if level == len(_CUTS):
+        return _cut_characters(text, count_tokens, max_tokens)
+    pattern, joiner = _CUTS[level]
+    parts = [p for p in pattern.split(text) if p.strip()]
+    if len(parts) <= 1:
+        return _fit(text, count_tokens, max_tokens, level + 1)
+    pieces = (piece for part in parts for piece in _fit(part, count_tokens, max_tokens, level + 1))
+    return _merge(pieces, joiner, count_tokens, max_tokens)
+
+
+def _cut_characters(text: str, count_tokens: Callable[[str], int], max_tokens: int) -> list[str]:
+    """Longest prefixes that fit (a word of hundreds of tokens: a hash, base64, a URL)."""
+    pieces: list[str] = []
+    while text:
+        low, high = 1, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if count_tokens(text[:middle]) <= max_tokens:
+                low = middle
+            else:
+                high = middle - 1
+        pieces.append(text[:low])
+        text = text[low:]
+    return pieces
+
+
+def _merge(pieces: Iterable[str], joiner: str, count_tokens: Callable[[str], int], max_tokens: int) -> list[str]:
+    """Consecutive pieces joined while the result fits."""
+    merged: list[str] = []
+    current = ""
+    for piece in pieces:
+        candidate = f"{current}{joiner}{piece}" if current else piece
+        if current and count_tokens(candidate) > max_tokens:
+            merged.append(current)
+            current = piece
+        else:
+            current = candidate
+    if current:
+        merged.append(current)
+    return merged
+
+
+def chunk_markdown(text: str, count_tokens: Callable[[str], int], max_tokens: int = MAX_CHUNK_TOKENS) -> list[str]:
+    """Chunks of a markdown text: a heading starts a new chunk (and stays with what follows it),
+    paragraphs are merged while the chunk fits in max_tokens, a longer paragraph is cut."""
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    headings_only = True  # current holds nothing but headings
+    for block, is_heading in _blocks(text):
+        if is_heading and current and not headings_only:
+            chunks.append(current)
+            current, headings_only = [], True
+        # a long section is cut to leave room for its heading, which then stays with it
+        budget = max_tokens - count_tokens("\n\n".join([*current, ""])) if current and headings_only else max_tokens
+        for piece in _fit(block, count_tokens, max(budget, 1)):
+            if current and count_tokens("\n\n".join([*current, piece])) > max_tokens:
+                chunks.append(current)
+                current, headings_only = [], True
+            current.append(piece)
+        headings_only = headings_only and is_heading
+    if current:
+        chunks.append(current)
+    return ["\n\n".join(chunk) for chunk in chunks]
+
+
+def _read(file: MarkdownFile) -> str:
+    try:
+        text = file.path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidArgumentError(f"{file.subject}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    if "\x00" in text:
+        raise InvalidArgumentError(f"{file.subject}: not a text file (it contains NUL characters)")
+    return text
+
+
+def import_file(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    file: MarkdownFile,
+    *,
+    embedder: Embedder,
+    scope: str = "global",
+    butler: str | None = None,
+    max_tokens: int = MAX_CHUNK_TOKENS,
+) -> FileImport:
+    """Import one file in one transaction of tenant; see the module's docstring."""
+    chunks = chunk_markdown(_read(file), embedder.count_tokens, max_tokens)
+    date = source_date(file.path.name)
+    wanted: dict[str, tuple[str, dict[str, Any]]] = {}
+    for n, chunk in enumerate(chunks, start=1):
+        metadata: dict[str, Any] = {"source_path": file.subject, "chunk": n}
+        if date is not None:
+            metadata["source_date"] = date
+        wanted[f"chunk {n}"] = (chunk, metadata)
+    try:
+        with tenant_transaction(conn, tenant, actor=ACTOR):
+            existing = {row[1]: row for row in conn.execute(EXISTING, (file.subject,))}
+            changed = [
+                predicate
+                for predicate, (content, metadata) in wanted.items()
+                if predicate not in existing or existing[predicate][2:] != (content, scope, metadata)
+            ]
+            vectors = embedder.embed_many([wanted[p][0] for p in changed])
+            for predicate, vector in zip(changed, vectors, strict=True):
+                content, metadata = wanted[predicate]
+                conn.execute(
+                    STORE_FACT,
+                    {
+                        "subject": file.subject,
+                        "predicate": predicate,
+                        "content": content,
+                        "scope": scope,
+                        "tags": TAGS,
+                        "butler": butler,
+                        "embedding": vector,
+                        "model": embedder.model_id,
+                        "tokens": embedder.count_tokens(content),
+                        "metadata": Jsonb(metadata),
+                    },
+                )
+            leftovers = sorted(row[0] for predicate, row in existing.items() if predicate not in wanted)
+            for fact_id in leftovers:
+                conn.execute(FORGET_FACT, (fact_id, f"no longer in {file.subject}"))
+    except psycopg.Error as exc:
+        error = translate(exc)
+        if error is None:
+            raise
+        raise type(error)(f"{file.subject}: {error.args[0]}", hint=error.hint) from exc
+    new = sum(1 for p in changed if p not in existing)
+    return FileImport(
+        subject=file.subject,
+        chunks=len(chunks),
+        new=new,
+        updated=len(changed) - new,
+        unchanged=len(chunks) - len(changed),
+        retracted=len(leftovers),
+    )
+
+
+def import_files(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    files: Iterable[MarkdownFile],
+    *,
+    embedder: Embedder,
+    scope: str = "global",
+    butler: str | None = None,
+    max_tokens: int = MAX_CHUNK_TOKENS,
+    progress: Callable[[FileImport], object] | None = None,
+) -> ImportSummary:
+    """Import files one after the other (one transaction each), calling progress after each."""
+    register_vector(conn)
+    summary = ImportSummary()
+    for file in files:
+        result = import_file(conn, tenant, file, embedder=embedder, scope=scope, butler=butler, max_tokens=max_tokens)
+        summary.files.append(result)
+        if progress is not None:
+            progress(result)
+    return summary
+
+
+def import_path(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    path: Path,
+    *,
+    embedder: Embedder,
+    scope: str = "global",
+    butler: str | None = None,
+    max_tokens: int = MAX_CHUNK_TOKENS,
+    progress: Callable[[FileImport], object] | None = None,
+) -> ImportSummary:
+    """Import the markdown files of a folder (or one file) into tenant; see the module's docstring."""
+    return import_files(
+        conn,
+        tenant,
+        markdown_files(path),
+        embedder=embedder,
+        scope=scope,
+        butler=butler,
+        max_tokens=max_tokens,
+        progress=progress,
+    )

@@ -1,0 +1,303 @@
+"""`pymem import`: markdown memory files stored as facts, dated ones (YYYY-MM-DD.md) decaying in
+search with a 30-day half-life (hybrid-search-fallbacks.md, "Temporal decay for dated memory files")."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from pymem import cli
+from pymem.embeddings import Embedder
+from pymem.errors import InvalidArgumentError
+from pymem.importer import ImportSummary, chunk_markdown, import_path, markdown_files, source_date
+from tests.conftest import Tenant
+from tests.sqlapi import call
+
+TODAY = dt.datetime.now(dt.UTC).date()
+DAY_30 = f"{TODAY - dt.timedelta(days=30)}.md"
+DAY_60 = f"{TODAY - dt.timedelta(days=60)}.md"
+SUBJECTS = sorted(["MEMORY.md", f"daily/{DAY_30}", f"daily/{DAY_60}", "daily/2026-13-45.md"])
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def memory_dir(tmp_path: Path) -> Path:
+    root = tmp_path / "memory"
+    write(root / "MEMORY.md", "# Long-term\n\nAnna goes running by the river every Sunday.\n")
+    write(root / "daily" / DAY_30, "Went running by the river with Anna.\n\nBought new shoes.\n")
+    write(root / "daily" / DAY_60, "Anna and I went running by the river in the rain.\n")
+    write(root / "daily" / "2026-13-45.md", "Not a date: running by the river, undated.\n")
+    write(root / ".hidden" / "secret.md", "Never imported.\n")
+    write(root / "notes.txt", "Not markdown.\n")
+    return root
+
+
+def run_import(conn: psycopg.Connection[Any], path: Path, embedder: Embedder, **options: Any) -> ImportSummary:
+    return import_path(conn, options.pop("tenant", "acme"), path, embedder=embedder, **options)
+
+
+def facts(conn: psycopg.Connection[Any], subject: str) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        "select predicate, validity, content, id, supersedes_id from pymem.facts where subject = %s"
+        " order by predicate, created_at",
+        (subject,),
+    ).fetchall()
+
+
+def search(conn: psycopg.Connection[Any], query: str, **arguments: Any) -> dict[str, dict[str, Any]]:
+    """memory_search in keyword mode, by subject (the file's relative path)."""
+    rows = call(conn, "memory_search", query=query, mode="keyword", bump_references=False, **arguments)
+    return {r["subject"]: r for r in rows}
+
+
+def expected_decay(conn: psycopg.Connection[Any], name: str, half_life: float = 30.0) -> float:
+    """exp(-ln 2 / half_life * age_days), the age counted from midnight UTC of the file's date to now()."""
+    row = conn.execute(
+        "select extract(epoch from now() - (%s::date::timestamp at time zone 'UTC')) / 86400.0", (name[:10],)
+    ).fetchone()
+    assert row is not None
+    return math.exp(-math.log(2) / half_life * float(row[0]))
+
+
+# Files and chunks
+
+
+def test_markdown_files_are_found_sorted_and_relative(memory_dir: Path) -> None:
+    found = markdown_files(memory_dir)
+    assert [f.subject for f in found] == sorted(
+        ["MEMORY.md", f"daily/{DAY_30}", f"daily/{DAY_60}", "daily/2026-13-45.md"]
+    )
+    assert [f.subject for f in markdown_files(memory_dir / "MEMORY.md")] == ["MEMORY.md"]
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [("missing", "no such file or directory"), ("empty", "no .md files"), ("memory/notes.txt", "not a markdown")],
+)
+def test_bad_paths_are_refused(tmp_path: Path, memory_dir: Path, path: str, message: str) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InvalidArgumentError, match=message):
+        markdown_files(tmp_path / path)
+
+
+def test_only_a_valid_date_as_the_whole_name_is_a_source_date() -> None:
+    assert source_date("2026-10-24.md") == "2026-10-24"
+    assert source_date("2024-02-29.md") == "2024-02-29"
+    for name in (
+        "2026-13-45.md",
+        "2023-02-29.md",
+        "MEMORY.md",
+        "notes-2026-10-24.md",
+        "2026-10-24.txt",
+        "2026-1-24.md",
+    ):
+        assert source_date(name) is None, name
+
+
+def test_chunks_follow_headings_and_merge_small_paragraphs(embedder: Embedder) -> None:
+    text = "# Diet\n\nAnna is vegetarian.\n\nShe avoids dairy.\n\n# Sport\nAnna runs.\n\n```\nkeep\n\nwhole\n```\n"
+    assert chunk_markdown(text, embedder.count_tokens) == [
+        "# Diet\n\nAnna is vegetarian.\n\nShe avoids dairy.",
+        "# Sport\n\nAnna runs.\n\n```\nkeep\n\nwhole\n```",
+    ]
+    assert chunk_markdown("  \n\n", embedder.count_tokens) == []
+
+
+def test_chunks_never_exceed_the_token_limit(embedder: Embedder) -> None:
+    sentences = " ".join(f"On day {i} Anna ran {i % 7 + 3} kilometres along the river Spree." for i in range(80))
+    lines = "\n".join(f"- item {i}: buy oat milk, bread and apples" for i in range(60))
+    numbers = ",".join(str(i) for i in range(300))  # 599 tokens and no space: cut between characters
+    text = f"# Log\n\n{sentences}\n\n{lines}\n\n{numbers}\n\n" + "supercalifragilistic" * 80
+    chunks = chunk_markdown(text, embedder.count_tokens)
+    assert len(chunks) > 5
+    assert all(embedder.count_tokens(c) <= 200 for c in chunks)
+    assert chunks[0].startswith("# Log\n\nOn day 0 Anna")  # the heading stays with its section
+    # nothing is lost: the same words, in the same order (cut words aside)
+    assert "".join("".join(chunks).split()) == "".join(text.split())
+
+
+# Import, search and date decay
+
+
+def test_dated_chunks_decay_in_search_and_undated_ones_do_not(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, memory_dir: Path
+) -> None:
+    summary = run_import(app, memory_dir, embedder, butler="journal")
+    assert [(f.subject, f.chunks, f.new) for f in summary.files] == [(s, 1, 1) for s in SUBJECTS]
+    assert (summary.stored, summary.unchanged, summary.retracted) == (4, 0, 0)
+    with as_tenant("acme") as conn:
+        rows = search(conn, "running river")
+        slow = search(conn, "running river", date_half_life_days=60)
+        decay_30, decay_60 = expected_decay(conn, DAY_30), expected_decay(conn, DAY_60)
+        decay_60_slow = expected_decay(conn, DAY_60, half_life=60)
+        stored = conn.execute(
+            "select subject, permanence, scope, tags, source_butler, embedding_model, token_count, metadata"
+            " from pymem.facts order by subject"
+        ).fetchall()
+    assert set(rows) == {"MEMORY.md", "daily/2026-13-45.md", f"daily/{DAY_30}", f"daily/{DAY_60}"}
+    assert rows["MEMORY.md"]["date_decay"] == 1.0
+    assert rows["daily/2026-13-45.md"]["date_decay"] == 1.0
+    assert rows[f"daily/{DAY_30}"]["date_decay"] == pytest.approx(decay_30)
+    assert rows[f"daily/{DAY_30}"]["date_decay"] == pytest.approx(0.5, abs=0.012)  # plus part of today
+    assert rows[f"daily/{DAY_60}"]["date_decay"] == pytest.approx(decay_60)
+    assert rows[f"daily/{DAY_60}"]["date_decay"] == pytest.approx(0.25, abs=0.006)
+    for row in rows.values():
+        assert row["score"] == pytest.approx(row["keyword_score"] * row["date_decay"])
+    assert slow[f"daily/{DAY_60}"]["date_decay"] == pytest.approx(decay_60_slow)
+    assert slow[f"daily/{DAY_60}"]["date_decay"] == pytest.approx(0.5, abs=0.006)
+    assert slow["MEMORY.md"]["date_decay"] == 1.0
+
+    by_subject = {r[0]: r for r in stored}
+    day_30 = by_subject[f"daily/{DAY_30}"]
+    assert day_30[1:6] == ("permanent", "global", ["imported"], "journal", embedder.model_id)
+    assert day_30[6] == embedder.count_tokens("Went running by the river with Anna.\n\nBought new shoes.")
+    assert day_30[7] == {"source_path": f"daily/{DAY_30}", "chunk": 1, "source_date": DAY_30[:10]}
+    assert by_subject["MEMORY.md"][7] == {"source_path": "MEMORY.md", "chunk": 1}
+    assert by_subject["daily/2026-13-45.md"][7] == {"source_path": "daily/2026-13-45.md", "chunk": 1}
+
+
+def test_a_single_file_is_imported_under_its_name(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, memory_dir: Path
+) -> None:
+    summary = run_import(app, memory_dir / "daily" / DAY_30, embedder, scope="health")
+    assert [(f.subject, f.chunks) for f in summary.files] == [(DAY_30, 1)]
+    with as_tenant("acme") as conn:
+        row = conn.execute("select scope, metadata ->> 'source_date' from pymem.facts").fetchall()
+    assert row == [("health", DAY_30[:10])]
+
+
+def test_reimport_is_idempotent(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, memory_dir: Path
+) -> None:
+    run_import(app, memory_dir, embedder)
+    with as_tenant("acme") as conn:
+        before = conn.execute("select id, validity from pymem.facts order by id").fetchall()
+        events = conn.execute("select count(*) from pymem.memory_events").fetchone()
+    summary = run_import(app, memory_dir, embedder)
+    assert (summary.stored, summary.unchanged, summary.retracted) == (0, 4, 0)
+    with as_tenant("acme") as conn:
+        assert conn.execute("select id, validity from pymem.facts order by id").fetchall() == before
+        assert conn.execute("select count(*) from pymem.memory_events").fetchone() == events
+
+
+def test_an_edited_file_supersedes_the_changed_chunk_only(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, tmp_path: Path
+) -> None:
+    path = write(tmp_path / "MEMORY.md", "# Diet\nAnna is vegetarian.\n\n# Home\nAnna lives in Berlin.\n")
+    run_import(app, tmp_path, embedder)
+    with as_tenant("acme") as conn:
+        (diet, home) = facts(conn, "MEMORY.md")
+    write(path, "# Diet\nAnna is vegetarian.\n\n# Home\nAnna moved to Lisbon.\n")
+    summary = run_import(app, tmp_path, embedder)
+    assert [(f.new, f.updated, f.unchanged, f.retracted) for f in summary.files] == [(0, 1, 1, 0)]
+    with as_tenant("acme") as conn:
+        after = facts(conn, "MEMORY.md")
+        found = search(conn, "Lisbon")
+    assert after[0] == diet
+    assert after[1][:3] == ("chunk 2", "superseded", "# Home\n\nAnna lives in Berlin.")
+    assert after[2][:3] == ("chunk 2", "active", "# Home\n\nAnna moved to Lisbon.")
+    assert after[2][4] == home[3]  # supersedes_id
+    assert list(found) == ["MEMORY.md"]
+
+
+def test_a_shortened_file_retracts_its_leftover_chunks(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, tmp_path: Path
+) -> None:
+    path = write(tmp_path / DAY_30, "# One\nfirst\n\n# Two\nsecond\n\n# Three\nthird\n")
+    run_import(app, tmp_path, embedder)
+    write(path, "# One\nfirst\n")
+    summary = run_import(app, tmp_path, embedder)
+    assert [(f.chunks, f.unchanged, f.retracted) for f in summary.files] == [(1, 1, 2)]
+    with as_tenant("acme") as conn:
+        rows = facts(conn, DAY_30)
+        reasons = conn.execute(
+            "select details ->> 'reason' from pymem.memory_events where to_state = 'retracted'"
+        ).fetchall()
+        found = search(conn, "third")
+    assert [(p, v) for p, v, *_ in rows] == [("chunk 1", "active"), ("chunk 2", "retracted"), ("chunk 3", "retracted")]
+    assert reasons == [(f"no longer in {DAY_30}",)] * 2
+    assert found == {}
+    # emptied: every chunk goes
+    write(path, "")
+    assert run_import(app, tmp_path, embedder).retracted == 1
+
+
+def test_a_failing_file_leaves_nothing_half_imported(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, tmp_path: Path
+) -> None:
+    path = write(tmp_path / "b.md", "# Bob\nBob swims.\n\n# Work\nBob is a baker.\n")
+    run_import(app, tmp_path, embedder)
+    with as_tenant("acme") as conn:
+        before = facts(conn, "b.md")
+    # chunk 1 changes and is stored, then chunk 2 fails: the file's transaction is rolled back
+    huge_word = "x" * 100_001  # one (unknown) token, too long a content
+    write(path, f"# Bob\nBob swims daily.\n\n# Work\nBob is a baker {huge_word}.\n")
+    with pytest.raises(InvalidArgumentError, match=r"b\.md: content is too long"):
+        run_import(app, tmp_path, embedder)
+    write(path, "# Bob\nBob swims daily.\x00\n")
+    with pytest.raises(InvalidArgumentError, match=r"b\.md: not a text file"):
+        run_import(app, tmp_path, embedder)
+    write(path, "# Bob\nBob swims daily.\n")
+    with pytest.raises(InvalidArgumentError, match=r"b\.md: scope must be a non-empty text"):
+        run_import(app, path, embedder, scope=" ")
+    with as_tenant("acme") as conn:
+        assert facts(conn, "b.md") == before
+
+
+def test_tenants_are_isolated(
+    as_tenant: Tenant, app: psycopg.Connection[Any], embedder: Embedder, memory_dir: Path
+) -> None:
+    run_import(app, memory_dir, embedder, tenant="acme")
+    with as_tenant("globex") as conn:
+        assert search(conn, "running river") == {}
+        assert conn.execute("select count(*) from pymem.facts").fetchone() == (0,)
+    summary = run_import(app, memory_dir, embedder, tenant="globex")
+    assert summary.stored == 4  # nothing of acme's was taken as already there
+
+
+# The command line
+
+
+def test_the_cli_imports_and_reports(
+    db_dsn: str,
+    as_tenant: Tenant,
+    memory_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PYMEM_DSN", db_dsn)
+    monkeypatch.delenv("PYMEM_APP_DSN", raising=False)
+    monkeypatch.setenv("PYMEM_TENANT", "acme")
+    assert cli.main(["import", str(memory_dir), "--butler", "journal"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        *(f"{subject}: 1 chunk (1 new)" for subject in SUBJECTS),
+        "imported 4 files into tenant 'acme': 4 chunks stored, 0 unchanged, 0 retracted",
+    ]
+    write(memory_dir / "MEMORY.md", "# Long-term\n\nAnna goes running by the river every Sunday.\n\n# Other\nCats.\n")
+    assert cli.main(["import", str(memory_dir / "MEMORY.md"), "--tenant", "globex"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "MEMORY.md: 2 chunks (2 new)"
+    for tenant, count in (("acme", 4), ("globex", 2)):
+        with as_tenant(tenant) as conn:
+            assert conn.execute("select count(*) from pymem.facts").fetchone() == (count,)
+
+
+@pytest.mark.parametrize(("path", "message"), [("missing", "no such file or directory"), ("", "no .md files")])
+def test_the_cli_refuses_bad_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, path: str, message: str
+) -> None:
+    monkeypatch.setenv("PYMEM_DSN", "host=/nonexistent dbname=never-used")  # fails before the database
+    assert cli.main(["import", str(tmp_path / path), "--tenant", "acme"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err and captured.err.startswith("pymem: ")
