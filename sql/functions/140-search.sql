@@ -116,6 +116,33 @@ comment on function pymem_private.require_types(text[], text[]) is
 'The memory types to search (all allowed ones for NULL); PM002 for an empty list or an unknown type.';
 
 
+create or replace function pymem_private.require_read_options(
+    scope text, as_of timestamptz, rrf_k integer default 60
+)
+returns void
+language plpgsql
+stable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if scope is not null then
+        perform pymem_private.require_text('scope', scope, 200);
+    end if;
+    if as_of is not null and as_of > pg_catalog.now() then
+        raise exception 'as_of must not be in the future' using errcode = 'PM002';
+    end if;
+    if rrf_k is null or rrf_k < 1 then
+        raise exception 'rrf_k must be >= 1, not %', coalesce(rrf_k::text, 'NULL') using errcode = 'PM002';
+    end if;
+end;
+$$;
+
+comment on function pymem_private.require_read_options(text, timestamptz, integer) is
+'PM002 for the options every read shares: a blank scope, an as_of in the future, an rrf_k below 1.';
+
+
 create or replace function pymem.memory_search(
     query text,
     types text[] default array['episode', 'fact', 'rule'],
@@ -176,21 +203,13 @@ begin
     perform pymem_private.require_range('vector_weight', vector_weight, 0, 1);
     perform pymem_private.require_range('keyword_weight', keyword_weight, 0, 1);
     perform pymem_private.require_range('date_half_life_days', date_half_life_days, 0.001, 100000);
-    if as_of is not null and as_of > pg_catalog.now() then
-        raise exception 'as_of must not be in the future' using errcode = 'PM002';
-    end if;
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
-    if rrf_k is null or rrf_k < 1 then
-        raise exception 'rrf_k must be >= 1, not %', coalesce(rrf_k::text, 'NULL') using errcode = 'PM002';
-    end if;
+    perform pymem_private.require_read_options(scope, as_of, rrf_k);
     v_min_score := pymem_private.require_range(
         'min_score', coalesce(min_score, case when v_mode = 'weighted' then 0.1 else 0.0 end), 0, 1
     );
-    if scope is not null then
-        perform pymem_private.require_text('scope', scope, 200);
-    end if;
 
     return query
     select

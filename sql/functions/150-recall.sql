@@ -68,15 +68,7 @@ begin
         raise exception 'the recall weights must not all be 0' using errcode = 'PM002';
     end if;
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
-    if rrf_k is null or rrf_k < 1 then
-        raise exception 'rrf_k must be >= 1, not %', coalesce(rrf_k::text, 'NULL') using errcode = 'PM002';
-    end if;
-    if scope is not null then
-        perform pymem_private.require_text('scope', scope, 200);
-    end if;
-    if as_of is not null and as_of > pg_catalog.now() then
-        raise exception 'as_of must not be in the future' using errcode = 'PM002';
-    end if;
+    perform pymem_private.require_read_options(scope, as_of, rrf_k);
 
     return query
     select

@@ -33,9 +33,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
 begin
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
-    if scope is not null then
-        perform pymem_private.require_text('scope', scope, 200);
-    end if;
+    perform pymem_private.require_read_options(scope, null);
     return query
     with
     f as (

@@ -76,6 +76,7 @@ pymem_private.require_token_count(integer),
 pymem_private.require_source_episode(text, uuid),
 pymem_private.require_limit(text, integer),
 pymem_private.require_types(text[], text[]),
+pymem_private.require_read_options(text, timestamptz, integer),
 pymem_private.effective_search_mode(text, public.vector),
 pymem_private.memory_candidates(
     text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean
