@@ -5,6 +5,10 @@ pymem db start | stop | status                   manage the embedded server
 pymem migrate                                    upgrade the database to head
 pymem demo                                       store and recall a few memories
 pymem import PATH [--tenant T] [--scope S] [--butler B]   import a folder of markdown memory files
+pymem token create --tenant T [--admin | --read-only] [--expires-in DAYS] [--label L]
+                                                 issue a bearer token for the HTTP server (shown once)
+pymem token list [--tenant T]                    list bearer tokens (never the tokens)
+pymem token revoke TOKEN_ID                      revoke a bearer token
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import logging
 import sys
 from pathlib import Path
 
-from pymem import __version__, embedded, migrate
+from pymem import __version__, embedded, migrate, token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
 from pymem.errors import PymemError
@@ -137,6 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--scope", default="global", help="scope of the imported facts (default: global)")
     imp.add_argument("--butler", help="the butler recorded as the facts' source")
     imp.set_defaults(func=_import)
+
+    token_cli.register(sub)
     return parser
 
 

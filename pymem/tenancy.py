@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from psycopg import Connection
+from psycopg.types.json import Jsonb
 
 from pymem.errors import InvalidArgumentError
 
@@ -44,13 +46,41 @@ def tenant_transaction(
 
 @contextmanager
 def admin_transaction(
-    conn: Connection[object], tenant_id: str, *, reason: str, actor: str | None = None
+    conn: Connection[object],
+    tenant_id: str,
+    *,
+    reason: str,
+    actor: str | None = None,
+    details: dict[str, Any] | None = None,
 ) -> Iterator[Connection[object]]:
     """A tenant transaction elevated to pymem_admin (cross-tenant reads), logged in memory_events.
 
-    Only for an authenticated admin caller; the role switch ends with the transaction.
+    Only for an authenticated admin caller; the role switch ends with the transaction. details
+    (a JSON object, e.g. ``{"admin_tenant": "ops", "as_tenant": "acme"}``) is recorded in the
+    event beside the reason.
     """
     with tenant_transaction(conn, tenant_id, actor=actor):
         conn.execute("set local role pymem_admin")
-        conn.execute("select pymem.memory_log_elevation(%s)", (reason,))
+        conn.execute("select pymem.memory_log_elevation(%s, %s)", (reason, Jsonb(details or {})))
+        yield conn
+
+
+@contextmanager
+def act_as_transaction(
+    conn: Connection[object], tenant_id: str, *, admin_tenant: str, reason: str, actor: str | None = None
+) -> Iterator[Connection[object]]:
+    """An admin caller of admin_tenant acting on tenant_id (the MCP tools' ``as_tenant``).
+
+    Inside one transaction: bind it to tenant_id, switch to pymem_admin and log the elevation
+    in tenant_id's audit trail naming both tenants (pymem.memory_log_elevation), then return to
+    the login's own role, so the call itself runs under the tenant policies of tenant_id like
+    any other. Everything ends with the transaction.
+    """
+    from psycopg.types.json import Jsonb
+
+    details = {"admin_tenant": validate_tenant_id(admin_tenant), "as_tenant": tenant_id}
+    with tenant_transaction(conn, tenant_id, actor=actor):
+        conn.execute("set local role pymem_admin")
+        conn.execute("select pymem.memory_log_elevation(%s, %s)", (reason, Jsonb(details)))
+        conn.execute("set local role none")
         yield conn

@@ -18,9 +18,11 @@ import psycopg
 import pytest
 from pgvector.psycopg import register_vector
 from psycopg.conninfo import make_conninfo
+from psycopg_pool import ConnectionPool
 from pytest_postgresql import factories
 
 from pymem import embedded, migrate
+from pymem.db import make_pool
 from pymem.embeddings import Embedder
 from pymem.tenancy import tenant_transaction
 
@@ -31,6 +33,7 @@ ALL_TABLES = {
     "pymem.memory_links",
     "pymem.memory_events",
     "pymem_private.role_tenants",
+    "pymem_private.api_tokens",
     "pymem_private.alembic_version",
 }
 
@@ -142,3 +145,16 @@ def embedder() -> Embedder:
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def app_pool(db_dsn: str) -> Iterator[ConnectionPool]:
+    """pymem's own pool of pymem_app connections (pgvector registered, reset hook) on this test's database."""
+    pool = make_pool(app_dsn_for(db_dsn), min_size=1, max_size=4)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"

@@ -16,6 +16,10 @@ comment on table pymem.memory_events is
 'Append-only audit trail: one row per state transition of a memory, and per admin elevation.';
 comment on table pymem_private.role_tenants is
 'Login roles bound to one tenant (analysts): pymem.current_tenant() returns the bound tenant for them.';
+comment on table pymem_private.api_tokens is
+$$Bearer tokens of the HTTP MCP server; only the SHA-256 of each token is stored. Read by
+pymem_private.token_verify, managed with pymem token create | list | revoke. Keyed by token, not by
+tenant: a bearer token is resolved before any tenant is known.$$;
 
 comment on column pymem.episodes.embedding is 'MiniLM-L6 (384-d) embedding of content; NULL until embedded (found by keywords meanwhile).';
 comment on column pymem.episodes.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';
@@ -35,3 +39,12 @@ comment on column pymem.rules.decay_rate is 'Derived from permanence by a trigge
 comment on column pymem.rules.forgotten_at is 'Tombstone: set when the rule is forgotten; such rows are excluded from retrieval.';
 comment on column pymem.memory_events.db_role is 'current_user when the event was written (pymem_app, pymem_admin, an analyst login, ...).';
 comment on column pymem.memory_events.actor is 'The authenticated caller named by the application (transaction-local pymem.actor), if any.';
+comment on column pymem_private.api_tokens.id is 'The id that pymem token list shows and pymem token revoke takes (not a secret).';
+comment on column pymem_private.api_tokens.tenant_id is 'The tenant every call made with this token acts for.';
+comment on column pymem_private.api_tokens.token_hash is 'Lower-case hex SHA-256 of the full token (pmt_...); the token is never stored.';
+comment on column pymem_private.api_tokens.scopes is 'Granted scopes: memory:read, memory:write, memory:admin (may act for other tenants).';
+comment on column pymem_private.api_tokens.label is 'Free text naming the holder or purpose of the token.';
+comment on column pymem_private.api_tokens.created_at is 'When the token was issued.';
+comment on column pymem_private.api_tokens.expires_at is 'When the token stops verifying; NULL = never.';
+comment on column pymem_private.api_tokens.revoked_at is 'When the token was revoked; a revoked token never verifies again.';
+comment on column pymem_private.api_tokens.last_used_at is 'Last successful verification, written at most once a minute.';

@@ -1,7 +1,8 @@
 -- Admin elevation: the application switches to pymem_admin with SET LOCAL ROLE inside
 -- one transaction (never for a session) and records it here, in the caller's tenant.
 
-create or replace function pymem.memory_log_elevation(reason text)
+-- The signature (text) became (text, jsonb) in revision 0003, which dropped the old function.
+create or replace function pymem.memory_log_elevation(reason text, details jsonb default '{}')
 returns bigint
 language plpgsql
 volatile
@@ -17,18 +18,29 @@ begin
     if reason is null or pg_catalog.btrim(reason) = '' then
         raise exception 'an admin elevation needs a reason' using errcode = 'PM002';
     end if;
+    details := coalesce(details, '{}'::jsonb);
+    if pg_catalog.jsonb_typeof(details) <> 'object' then
+        raise exception 'details must be a JSON object, not %', pg_catalog.jsonb_typeof(details)
+            using errcode = 'PM002', hint = 'For example {"admin_tenant": "ops", "as_tenant": "acme"}.';
+    end if;
+    if details ? 'reason' then
+        raise exception 'details must not contain "reason": the reason argument is recorded under that key'
+            using errcode = 'PM002';
+    end if;
     insert into pymem.memory_events (operation, to_state, details)
-    values ('admin_elevation', 'pymem_admin', pg_catalog.jsonb_build_object('reason', reason));
+    values ('admin_elevation', 'pymem_admin', pg_catalog.jsonb_build_object('reason', reason) || details);
     -- no RETURNING: the new row is not yet visible to the admin SELECT policy it unlocks
     return pg_catalog.pg_current_xact_id()::text::bigint;
 end;
 $$;
 
-comment on function pymem.memory_log_elevation(text) is
+comment on function pymem.memory_log_elevation(text, jsonb) is
 $$Records that the caller switched to pymem_admin in this transaction, which opens cross-tenant reads
-for this transaction only; returns the transaction id.
-Example: begin; select set_config('pymem.tenant_id', 'ops', true); set local role pymem_admin;
-select pymem.memory_log_elevation('quarterly audit'); select tenant_id, count(*) from pymem.facts group by 1; commit;$$;
+for this transaction only; returns the transaction id. The event's details are
+{"reason": reason} || details (details: a JSON object without a "reason" key, else PM002).
+Example: begin; select set_config('pymem.tenant_id', 'acme', true); set local role pymem_admin;
+select pymem.memory_log_elevation('support ticket 42', '{"admin_tenant": "ops", "as_tenant": "acme"}');
+select tenant_id, count(*) from pymem.facts group by 1; commit;$$;
 
 
 create or replace function pymem_private.admin_elevated()

@@ -27,12 +27,15 @@ begin atomic
     where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
     union all
     -- every policy: who, which command, and its filter: tenant policies call current_tenant(),
-    -- admin reads need a logged elevation, the owner only reads
+    -- admin reads need a logged elevation, the owner only reads (but for bearer tokens, which
+    -- only the owner's functions touch)
     select
         'policy' as section,
         p.schemaname || '.' || p.tablename || ' ' || p.policyname as object,  -- noqa: RF04
         case
             when p.tablename = 'role_tenants' then p.qual like '%SESSION_USER%'
+            when p.schemaname = 'pymem_private' and p.tablename = 'api_tokens'
+                then p.roles = array['pymem_owner']::name[]
             when 'pymem_admin' = any(p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
             when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
             else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
@@ -44,12 +47,12 @@ begin atomic
     from pg_policies as p
     where p.schemaname in ('pymem', 'pymem_private')
     union all
-    -- every table grant: no privilege for PUBLIC
+    -- every table grant: no privilege for PUBLIC, none at all on bearer tokens
     select
         'grant' as section,
         n.nspname || '.' || c.relname || ' to '
         || case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end as object,  -- noqa: RF04
-        a.grantee <> 0 as ok,
+        a.grantee <> 0 and not (n.nspname = 'pymem_private' and c.relname = 'api_tokens') as ok,
         string_agg(a.privilege_type, ', ' order by a.privilege_type) as detail
     from pg_class as c
     inner join pg_namespace as n on c.relnamespace = n.oid
@@ -135,6 +138,7 @@ end;
 comment on function pymem.memory_rls_audit() is
 $$Audit of tenant isolation, one row per check (section table | policy | grant | role | function);
 ok = false marks a problem: a table without forced RLS, a policy without the tenant filter (or an
-admin policy without the logged-elevation check), a grant to
-PUBLIC, an application role or analyst that bypasses RLS or is unbound, a function without a pinned
-search_path. Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;
+admin policy without the logged-elevation check, or a policy on pymem_private.api_tokens for any role
+but its owner), a grant to PUBLIC (or any grant on api_tokens), an application role or analyst that
+bypasses RLS or is unbound, a function without a pinned search_path.
+Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

@@ -215,3 +215,34 @@ using (role_name = session_user);
 
 comment on policy role_tenants_self_select on pymem_private.role_tenants is
 'A login reads only its own tenant binding.';
+
+-- pymem_private.api_tokens: bearer tokens (only their hashes). No tenant role has a policy or
+-- a privilege: the application verifies tokens with pymem_private.token_verify and operators
+-- manage them with token_issue / token_list / token_revoke, all owned by pymem_owner. The
+-- owner's policies are what those functions run under (RLS is forced on the owner too); no
+-- policy deletes: a token is revoked, never erased.
+alter table pymem_private.api_tokens enable row level security;
+alter table pymem_private.api_tokens force row level security;
+
+drop policy if exists api_tokens_owner_select on pymem_private.api_tokens;
+create policy api_tokens_owner_select on pymem_private.api_tokens
+for select to pymem_owner
+using (true);
+
+drop policy if exists api_tokens_owner_insert on pymem_private.api_tokens;
+create policy api_tokens_owner_insert on pymem_private.api_tokens
+for insert to pymem_owner
+with check (true);
+
+drop policy if exists api_tokens_owner_update on pymem_private.api_tokens;
+create policy api_tokens_owner_update on pymem_private.api_tokens
+for update to pymem_owner
+using (true)
+with check (true);
+
+comment on policy api_tokens_owner_select on pymem_private.api_tokens is
+'The owner (so: pymem_private.token_verify, SECURITY DEFINER, and the operator functions) reads tokens; nobody logs in as it.';
+comment on policy api_tokens_owner_insert on pymem_private.api_tokens is
+'The owner (pymem_private.token_issue, run by an operator acting as pymem_owner) stores new token hashes.';
+comment on policy api_tokens_owner_update on pymem_private.api_tokens is
+'The owner records last use (token_verify) and revocation (token_revoke).';

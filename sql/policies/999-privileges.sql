@@ -23,7 +23,7 @@ revoke all on all functions in schema pymem_private from public;
 
 grant execute on function pymem.current_tenant() to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem.memory_decay_rate(text) to pymem_app, pymem_analyst, pymem_admin;
-grant execute on function pymem.memory_log_elevation(text) to pymem_admin;
+grant execute on function pymem.memory_log_elevation(text, jsonb) to pymem_admin;
 grant execute on function pymem.memory_rls_audit() to pymem_app, pymem_analyst, pymem_admin;
 -- memory_bind_role / memory_unbind_role: superusers and DBAs only (no grant).
 
@@ -100,4 +100,24 @@ to pymem_app, pymem_analyst;
 grant execute on function
 pymem_private.not_found(text, uuid),
 pymem_private.rule_feedback(uuid, text, text)
+to pymem_app, pymem_analyst;
+
+-- Bearer tokens: no table privilege for any role but the owner. The application verifies a
+-- token with token_verify only; token_issue / token_list / token_revoke and require_scopes
+-- are for operators (a superuser, or a DBA acting as pymem_owner): no grant.
+revoke all on pymem_private.api_tokens from pymem_app, pymem_analyst, pymem_admin;
+grant execute on function pymem_private.token_verify(text) to pymem_app;
+
+-- memory_context building blocks (sql/functions/210-context.sql).
+grant execute on function
+pymem.memory_recent_episodes(text, integer, uuid),
+pymem.memory_context_candidates(
+    text, text, text, public.vector, double precision, double precision, double precision, double precision,
+    integer, integer, integer, double precision
+)
+to pymem_app, pymem_analyst;
+
+grant execute on function
+pymem_private.require_section_limit(text, integer),
+pymem_private.source_date(jsonb)
 to pymem_app, pymem_analyst;

@@ -1,0 +1,290 @@
+-- noqa: disable=RF01
+-- The building blocks of memory_context: a butler's recent episodes, and the ranked candidates
+-- of the three sections of a context block (facts, rules, recent episodes). Neither bumps
+-- reference counts: a context block is built on every turn of an agent. The Python wrapper
+-- (pymem.context) fits the candidates into a token budget and renders them.
+
+create or replace function pymem.memory_recent_episodes(
+    butler text,
+    "limit" integer default 10,
+    in_session uuid default null  -- not session_id: that is an output column
+)
+returns table (
+    memory_id uuid,
+    content text,
+    importance double precision,
+    session_id uuid,
+    created_at timestamptz,
+    expires_at timestamptz,
+    metadata jsonb
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_limit integer := pymem_private.require_limit('limit', "limit");
+begin
+    perform pymem_private.require_text('butler', butler, 200);
+    return query
+    select e.id, e.content, e.importance, e.session_id, e.created_at, e.expires_at, e.metadata
+    from pymem.episodes as e
+    where e.tenant_id = v_tenant
+      and e.butler = memory_recent_episodes.butler
+      and e.forgotten_at is null
+      and (e.expires_at is null or e.expires_at > pg_catalog.now())
+      and (memory_recent_episodes.in_session is null or e.session_id = memory_recent_episodes.in_session)
+    order by e.created_at desc, e.id
+    limit v_limit;
+end;
+$$;
+
+comment on function pymem.memory_recent_episodes(text, integer, uuid) is
+$$The butler's live episodes (not forgotten, not expired), newest first (ties: id ASC), at most "limit"
+(1..1000, default 10); with in_session only the episodes of that session_id. Reads only: no reference bump.
+Example: select created_at, content from memory_recent_episodes(butler => 'health', "limit" => 5);$$;
+
+
+create or replace function pymem_private.require_section_limit(argument text, value integer)
+returns integer
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if value is null or value < 0 or value > 1000 then
+        raise exception '% must be between 0 and 1000, not %', argument, coalesce(value::text, 'NULL')
+            using errcode = 'PM002', hint = '0 leaves the section empty.';
+    end if;
+    return value;
+end;
+$$;
+
+comment on function pymem_private.require_section_limit(text, integer) is
+'Returns value, or raises PM002 when a context section limit is NULL or outside 0..1000.';
+
+
+create or replace function pymem_private.source_date(metadata jsonb)
+returns date
+language sql
+stable  -- parses a date from text
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return case
+    when
+        (source_date.metadata ->> 'source_date') ~ '^\d{4}-\d{2}-\d{2}$'
+        and pg_catalog.pg_input_is_valid(source_date.metadata ->> 'source_date', 'date')
+        then (source_date.metadata ->> 'source_date')::date
+end;
+
+comment on function pymem_private.source_date(jsonb) is
+'metadata.source_date as a date (the date of an imported YYYY-MM-DD.md file), NULL when absent or not a date.';
+
+
+create or replace function pymem.memory_context_candidates(
+    trigger_prompt text,
+    butler text,
+    scope text default null,
+    query_embedding public.vector default null,
+    w_relevance double precision default 0.4,
+    w_importance double precision default 0.3,
+    w_recency double precision default 0.2,
+    w_confidence double precision default 0.1,
+    facts_limit integer default 20,
+    rules_limit integer default 10,
+    episodes_limit integer default 10,
+    recency_half_life_days double precision default 30
+)
+returns table (
+    section text,
+    section_rank integer,
+    memory_type text,
+    memory_id uuid,
+    content text,
+    score double precision,
+    relevance double precision,
+    importance double precision,
+    recency double precision,
+    confidence double precision,
+    effective_confidence double precision,
+    subject text,
+    predicate text,
+    maturity text,
+    memory_scope text,
+    source_butler text,
+    source_episode_id uuid,
+    source_date date,
+    source_path text,
+    session_id uuid,
+    created_at timestamptz,
+    expires_at timestamptz
+)
+language plpgsql
+-- STABLE: it writes nothing (memory_recall runs with bump_references => false)
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_facts integer := pymem_private.require_section_limit('facts_limit', facts_limit);
+    v_rules integer := pymem_private.require_section_limit('rules_limit', rules_limit);
+    v_episodes integer := pymem_private.require_section_limit('episodes_limit', episodes_limit);
+    v_scope text;
+    -- the depth of a plain memory_recall("limit" => facts_limit + rules_limit), at most 1000; every
+    -- candidate is scored, then each type keeps its own best
+    v_depth integer := least(1000, greatest(3 * (v_facts + v_rules), 30));
+begin
+    perform pymem_private.require_text('trigger_prompt', trigger_prompt, 10000);
+    perform pymem_private.require_text('butler', butler, 200);
+    perform pymem_private.require_read_options(scope, null);
+    perform pymem_private.require_embedding('query_embedding', query_embedding);
+    perform pymem_private.require_range('w_relevance', w_relevance, 0, 1000);
+    perform pymem_private.require_range('w_importance', w_importance, 0, 1000);
+    perform pymem_private.require_range('w_recency', w_recency, 0, 1000);
+    perform pymem_private.require_range('w_confidence', w_confidence, 0, 1000);
+    if w_relevance + w_importance + w_recency + w_confidence = 0 then
+        raise exception 'the recall weights must not all be 0' using errcode = 'PM002';
+    end if;
+    perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
+    v_scope := coalesce(scope, butler);
+
+    if v_facts + v_rules > 0 then
+        return query
+        with
+        recalled as (
+            select
+                r.*,
+                pg_catalog.row_number() over (
+                    partition by r.memory_type order by r.score desc, r.created_at desc, r.memory_id
+                )::integer as type_rank
+            from pymem.memory_recall(
+                topic => memory_context_candidates.trigger_prompt,
+                scope => v_scope,
+                "limit" => v_depth,
+                query_embedding => memory_context_candidates.query_embedding,
+                w_relevance => memory_context_candidates.w_relevance,
+                w_importance => memory_context_candidates.w_importance,
+                w_recency => memory_context_candidates.w_recency,
+                w_confidence => memory_context_candidates.w_confidence,
+                recency_half_life_days => memory_context_candidates.recency_half_life_days,
+                candidates => v_depth,
+                bump_references => false
+            ) as r
+        )
+        select
+            case r.memory_type when 'fact' then 'facts' else 'rules' end,
+            r.type_rank,
+            r.memory_type,
+            r.memory_id,
+            r.content,
+            r.score,
+            r.relevance,
+            r.importance,
+            r.recency,
+            r.confidence,
+            r.effective_confidence,
+            r.subject,
+            r.predicate,
+            r.maturity,
+            r.memory_scope,
+            coalesce(f.source_butler, ru.source_butler),
+            coalesce(f.source_episode_id, ru.source_episode_id),
+            pymem_private.source_date(coalesce(f.metadata, ru.metadata)),
+            coalesce(f.metadata, ru.metadata) ->> 'source_path',
+            null::uuid,
+            r.created_at,
+            null::timestamptz
+        from recalled as r
+        left join pymem.facts as f on r.memory_type = 'fact' and f.tenant_id = v_tenant and f.id = r.memory_id
+        left join pymem.rules as ru on r.memory_type = 'rule' and ru.tenant_id = v_tenant and ru.id = r.memory_id
+        where r.type_rank <= case r.memory_type when 'fact' then v_facts else v_rules end
+        order by r.memory_type, r.type_rank;  -- 'fact' < 'rule'
+    end if;
+
+    if v_episodes > 0 then
+        return query
+        with
+        episodes as (
+            select
+                e.*,
+                e.importance / 10.0 as importance_component,
+                pymem.memory_recency(
+                    null, e.created_at, pg_catalog.now(), memory_context_candidates.recency_half_life_days
+                ) as recency_component
+            from pymem.memory_recent_episodes(
+                butler => memory_context_candidates.butler, "limit" => v_episodes
+            ) as e
+        ),
+        scored as (
+            select
+                e.*,
+                coalesce(
+                    pymem.memory_composite_score(
+                        0, e.importance_component, e.recency_component, 0,
+                        0, memory_context_candidates.w_importance, memory_context_candidates.w_recency, 0
+                    ),
+                    e.recency_component
+                ) as episode_score
+            from episodes as e
+        ),
+        ranked as (
+            select
+                e.*,
+                pg_catalog.row_number() over (
+                    order by e.episode_score desc, e.created_at desc, e.memory_id
+                )::integer as episode_rank
+            from scored as e
+        )
+        select
+            'episodes'::text,
+            e.episode_rank,
+            'episode'::text,
+            e.memory_id,
+            e.content,
+            e.episode_score,
+            null::double precision,
+            e.importance_component,
+            e.recency_component,
+            null::double precision,
+            null::double precision,
+            null::text,
+            null::text,
+            null::text,
+            null::text,
+            memory_context_candidates.butler,
+            null::uuid,
+            pymem_private.source_date(e.metadata),
+            e.metadata ->> 'source_path',
+            e.session_id,
+            e.created_at,
+            e.expires_at
+        from ranked as e
+        order by e.episode_rank;
+    end if;
+end;
+$$;
+
+comment on function pymem.memory_context_candidates(
+    text, text, text, public.vector, double precision, double precision, double precision, double precision,
+    integer, integer, integer, double precision
+) is
+$$The ranked candidates of a memory_context block, one row per memory, section by section (facts, rules,
+episodes), section_rank from 1. Facts and rules: pymem.memory_recall(topic => trigger_prompt, scope =>
+coalesce(scope, butler), the w_* weights, candidates = "limit" = least(1000, max(3*(facts_limit+rules_limit), 30)),
+bump_references => false), so a score is the composite score of memory_recall; then the best facts_limit facts
+and the best rules_limit rules. Episodes: the butler's episodes_limit newest live ones (memory_recent_episodes),
+score = (w_importance * importance/10 + w_recency * recency) / (w_importance + w_recency), recency =
+exp(-ln 2 * days since created_at / recency_half_life_days) (recency alone when both weights are 0). Within a
+section: score DESC, created_at DESC, id ASC. Provenance: source_butler (the butler, for episodes),
+source_episode_id, metadata.source_date and source_path (imported files), created_at. A limit of 0 leaves its
+section empty. Reads only: no reference bump.
+Example: select section, section_rank, memory_type, content, score
+from memory_context_candidates(trigger_prompt => 'Help user with diet', butler => 'health');$$;
