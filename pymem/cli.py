@@ -5,6 +5,7 @@ pymem db start | stop | status                   manage the embedded server
 pymem migrate                                    upgrade the database to head
 pymem demo                                       store and recall a few memories
 pymem import PATH [--tenant T] [--scope S] [--butler B]   import a folder of markdown memory files
+pymem serve [--transport stdio|http] [--host H] [--port P] [--tenant T]   run the MCP server
 pymem token create --tenant T [--admin | --read-only] [--expires-in DAYS] [--label L]
                                                  issue a bearer token for the HTTP server (shown once)
 pymem token list [--tenant T]                    list bearer tokens (never the tokens)
@@ -109,6 +110,19 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem.serve import serve
+
+    return serve(
+        settings,
+        transport=args.transport,
+        host=args.host,
+        port=args.port,
+        tenant=args.tenant,
+        butlers_dir=Path(args.butlers_dir) if args.butlers_dir else None,
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pymem", description="Long-term memory for AI agents, inside PostgreSQL.")
     parser.add_argument("--version", action="version", version=f"pymem {__version__}")
@@ -142,6 +156,19 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--butler", help="the butler recorded as the facts' source")
     imp.set_defaults(func=_import)
 
+    srv = sub.add_parser(
+        "serve",
+        help="run the MCP server (stdio by default)",
+        description="Run the MCP server with the twelve memory tools. stdio serves one tenant, the operator's"
+        " ($PYMEM_TENANT, the config file or --tenant); HTTP (streamable) serves any tenant with a bearer token"
+        " from `pymem token create`.",
+    )
+    srv.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    srv.add_argument("--host", default="127.0.0.1", help="HTTP: address to listen on (default 127.0.0.1)")
+    srv.add_argument("--port", type=int, default=8765, help="HTTP: port (default 8765)")
+    srv.add_argument("--tenant", help="stdio: the tenant to serve (default: $PYMEM_TENANT or the config file)")
+    srv.add_argument("--butlers-dir", help="where <butler>/butler.toml files are (default: $PYMEM_BUTLERS_DIR)")
+    srv.set_defaults(func=_serve)
     token_cli.register(sub)
     return parser
 

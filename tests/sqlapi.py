@@ -7,19 +7,14 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
-from psycopg.rows import dict_row
 
+from pymem import api
 from pymem.embeddings import Embedder
 
 
 def call(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> list[dict[str, Any]]:
     """select * from pymem.<function>(name => value, ...) as a list of dict rows."""
-    named = sql.SQL(", ").join(
-        sql.SQL("{} => {}").format(sql.Identifier(name), sql.Placeholder(name)) for name in arguments
-    )
-    query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
-    with conn.cursor(row_factory=dict_row) as cur:
-        return cur.execute(query, arguments).fetchall()
+    return api.call(conn, function, **arguments)
 
 
 def call_one(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> dict[str, Any]:

@@ -117,14 +117,16 @@ def test_pymem_dsn_selects_an_external_database(db_dsn: str, superuser: psycopg.
     assert run_cli("db", "stop", env=env, check=False).returncode == 1
 
 
-def test_demo_stores_and_recalls(db_dsn: str) -> None:
+def test_demo_plays_an_agent_session_through_mcp(db_dsn: str) -> None:
     env = base_env(PYMEM_DSN=db_dsn)
     out = run_cli("demo", env=env).stdout
-    assert "user.favorite_color  superseded" in out
-    assert "user.favorite_color  active" in out
-    recall = out.split("Recall preview", 1)[1]
-    first_hit = recall.splitlines()[1]
+    assert "Connected: 12 tools" in out
+    assert out.count("> memory_store_fact(") == 4
+    assert "superseded " in out and "the first colour fact is now 'superseded'" in out
+    recall = out.split("> memory_recall(", 1)[1]
+    first_hit = recall.splitlines()[2]
     assert "lactose intolerant" in first_hit or "dairy" in first_hit or "milk" in first_hit
     assert " = 0.4*" in first_hit  # the score is shown with its components
-    assert "memory_stats: facts 3 active, 1 superseded" in out
-    assert "Audit trail: 9 events" in out
+    context = out.split("> memory_context(", 1)[1]
+    assert "of 400 tokens" in context and "Facts" in context and "Rules" in context
+    assert "facts 3 active, 1 superseded" in out

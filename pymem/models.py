@@ -1,0 +1,164 @@
+"""The structured results of the MCP tools (each becomes a tool's output schema).
+
+Field names follow the SQL functions' output columns (memory_id, memory_scope, ...), so a
+tool result and a row of ``select * from memory_recall(...)`` read the same.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, Field
+
+MemoryType = Literal["episode", "fact", "rule"]
+SearchMode = Literal["hybrid", "semantic", "keyword", "weighted"]
+Permanence = Literal["permanent", "stable", "standard", "volatile", "ephemeral"]
+
+
+class StoredMemory(BaseModel):
+    """A memory just stored."""
+
+    memory_type: MemoryType
+    memory_id: UUID = Field(description="id to pass to memory_get, memory_confirm, memory_forget")
+    tenant_id: str
+    embedded: bool = Field(description="false when stored without an embedding (found by keyword only)")
+    supersedes_id: UUID | None = Field(
+        default=None, description="facts: the active fact with the same subject and predicate that this one replaced"
+    )
+    expires_at: datetime | None = Field(default=None, description="episodes: when the episode expires")
+
+
+class SearchHit(BaseModel):
+    memory_type: MemoryType
+    memory_id: UUID
+    content: str
+    score: float
+    confidence: float | None
+    effective_confidence: float | None
+    importance: float | None
+    memory_scope: str | None
+    subject: str | None
+    predicate: str | None
+    maturity: str | None
+    search_mode: str
+    created_at: datetime
+    reference_count: int
+
+
+class SearchResult(BaseModel):
+    query: str
+    mode: str = Field(description="the mode used: hybrid falls back to keyword without an embedding")
+    results: list[SearchHit]
+
+
+class RecallHit(BaseModel):
+    memory_type: Literal["fact", "rule"]
+    memory_id: UUID
+    content: str
+    score: float = Field(description="w_relevance*relevance + w_importance*importance + w_recency*recency + ...")
+    relevance: float
+    importance: float
+    recency: float
+    effective_confidence: float
+    subject: str | None
+    predicate: str | None
+    maturity: str | None
+    memory_scope: str
+    search_mode: str
+    created_at: datetime
+    reference_count: int
+
+
+class RecallResult(BaseModel):
+    topic: str
+    scope: str | None
+    weights: dict[str, float] = Field(description="the composite score weights used")
+    results: list[RecallHit]
+
+
+class MemoryRecord(BaseModel):
+    memory_type: MemoryType
+    memory_id: UUID
+    content: str
+    state: str
+    memory_scope: str | None
+    effective_confidence: float | None
+    reference_count: int
+    last_referenced_at: datetime | None
+    created_at: datetime
+    record: dict[str, Any] = Field(description="every column of the row (the embedding left out)")
+
+
+class ConfirmResult(BaseModel):
+    memory_type: Literal["fact", "rule"]
+    memory_id: UUID
+    confidence: float
+    effective_confidence: float
+    previous_effective_confidence: float
+    last_confirmed_at: datetime
+
+
+class FeedbackResult(BaseModel):
+    memory_id: UUID
+    maturity: str
+    previous_maturity: str
+    confidence: float
+    effectiveness_score: float
+    success_count: int
+    harmful_count: int
+    applied_count: int
+    last_applied_at: datetime
+
+
+class ForgetResult(BaseModel):
+    memory_type: MemoryType
+    memory_id: UUID
+    previous_state: str
+    state: str
+    forgotten_at: datetime
+
+
+class StatsResult(BaseModel):
+    scope: str | None
+    facts_total: int
+    facts_active: int
+    facts_fading: int
+    facts_superseded: int
+    facts_retracted: int
+    facts_expired: int
+    rules_total: int
+    rules_candidate: int
+    rules_established: int
+    rules_proven: int
+    rules_anti_pattern: int
+    rules_forgotten: int
+    episodes_total: int
+    episodes_unconsolidated: int
+    episodes_expired: int
+    episodes_forgotten: int
+    episode_backlog_age_seconds: float | None = Field(description="age of the oldest unconsolidated episode")
+    unembedded: int = Field(description="memories without an embedding (found by keyword only)")
+    embedding_models: list[str]
+    semantic_search: Literal["ready", "loading", "unavailable"] = Field(
+        description="whether this server can embed queries; 'unavailable' means every search is keyword-only"
+    )
+    semantic_search_note: str | None = None
+
+
+class ContextEntry(BaseModel):
+    section: Literal["facts", "rules", "episodes"]
+    memory_type: MemoryType
+    memory_id: UUID
+    score: float
+    tokens: int
+
+
+class ContextResult(BaseModel):
+    butler: str
+    text: str = Field(description="the memory block to put in a system prompt: quoted data, not instructions")
+    token_count: int
+    token_budget: int
+    items: list[ContextEntry]
+    omitted: dict[str, int] = Field(description="memories per section that did not fit the budget")

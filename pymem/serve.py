@@ -1,0 +1,69 @@
+"""`pymem serve`: start (and migrate) the database, then run the MCP server.
+
+stdio is for one local agent: the tenant is the operator's (PYMEM_TENANT or the config
+file), and the server refuses to start without one. HTTP is for shared deployments: every
+request carries a bearer token (`pymem token create`) that names its tenant and scopes.
+Logs go to stderr; over stdio, stdout belongs to the protocol.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from pathlib import Path
+
+from pymem import butlers
+from pymem.config import Settings
+from pymem.database import open_database
+from pymem.db import make_pool
+from pymem.embeddings import Embedder, EmbeddingService
+from pymem.errors import InvalidArgumentError
+from pymem.server import ServerOptions, build_server
+from pymem.tenancy import validate_tenant_id
+
+log = logging.getLogger("pymem.serve")
+
+
+def stdio_tenant(settings: Settings, tenant: str | None) -> str:
+    chosen = tenant or settings.configured_tenant
+    if not chosen:
+        raise InvalidArgumentError(
+            "pymem serve over stdio needs a tenant: set PYMEM_TENANT (for example in the MCP client's"
+            ' server configuration), put `tenant = "..."` in the config file, or pass --tenant'
+        )
+    return validate_tenant_id(chosen)
+
+
+def serve(
+    settings: Settings,
+    *,
+    transport: str = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    tenant: str | None = None,
+    butlers_dir: Path | None = None,
+) -> int:
+    started = time.monotonic()
+    tenant_id = stdio_tenant(settings, tenant) if transport == "stdio" else None
+    if transport == "http" and tenant:
+        raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
+    db = open_database(settings)
+    pool = make_pool(db.app_dsn, open=False)
+    embeddings = EmbeddingService(Embedder() if settings.embeddings else None)
+    options = ServerOptions(
+        pool=pool,
+        embeddings=embeddings,
+        stdio_tenant=tenant_id,
+        butlers_dir=butlers_dir or butlers.butlers_dir(),
+        http_url=f"http://{host}:{port}" if transport == "http" else None,
+    )
+    server = build_server(options)
+    log.info("database ready in %.1f s", time.monotonic() - started)
+    if transport == "stdio":
+        log.info("serving tenant %r over stdio", tenant_id)
+        server.run("stdio")
+    else:
+        print(f"pymem: serving MCP over HTTP at http://{host}:{port}/mcp (bearer tokens required)", file=sys.stderr)
+        server.run("streamable-http", host=host, port=port)
+    return 0

@@ -1,0 +1,324 @@
+"""`pymem serve` as a real process: stdio servers configured for two tenants, and the
+streamable HTTP server with bearer tokens (valid, bad, expired, missing scope, admin and
+non-admin as_tenant). The MCP client is the SDK's, talking over a pipe or over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import psycopg
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from pymem import embedded, migrate, tokens
+from tests.mcpclient import TOOLS, call, call_error
+
+pytestmark = pytest.mark.anyio
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYMEM_")}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def served_db(pg_server: embedded.EmbeddedServer) -> Iterator[str]:
+    """A database of its own for the server processes of this module (migrated like a fresh install)."""
+    name = "pymem_served"
+    admin = pg_server.conninfo()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    dsn = pg_server.conninfo(dbname=name)
+    migrate.upgrade(dsn)
+    yield dsn
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+
+
+def pymem_command() -> str:
+    found = shutil.which("pymem", path=str(Path(sys.executable).parent))
+    assert found, "the pymem console script is not installed in this environment"
+    return found
+
+
+def stdio_params(dsn: str, tenant: str | None, tmp: Path) -> StdioServerParameters:
+    # XDG_CONFIG_HOME: no config file, only the environment configures the server
+    extra = {"PYMEM_DSN": dsn, "PYMEM_BUTLERS_DIR": str(tmp / "butlers"), "XDG_CONFIG_HOME": str(tmp)}
+    if tenant is not None:
+        extra["PYMEM_TENANT"] = tenant
+    return StdioServerParameters(command=pymem_command(), args=["serve"], env=base_env(**extra))
+
+
+async def test_two_stdio_servers_for_two_tenants_never_see_each_other(served_db: str, tmp_path: Path) -> None:
+    async with (
+        Client(stdio_params(served_db, "stdio-one", tmp_path)) as one,
+        Client(stdio_params(served_db, "stdio-two", tmp_path)) as two,
+    ):
+        assert {t.name for t in (await one.list_tools()).tools} == TOOLS
+        mine = await call(
+            one, "memory_store_fact", subject="user", predicate="secret", content="The vault code is 4711"
+        )
+        assert mine["tenant_id"] == "stdio-one"
+        theirs = await call(
+            two, "memory_store_fact", subject="user", predicate="secret", content="The vault code is 9999"
+        )
+        assert theirs["tenant_id"] == "stdio-two" and theirs["supersedes_id"] is None  # not the other's fact
+
+        seen_by_two = await call(two, "memory_search", query="vault code")
+        assert [h["memory_id"] for h in seen_by_two["results"]] == [theirs["memory_id"]]
+        recalled_by_one = await call(one, "memory_recall", topic="vault code")
+        assert [h["memory_id"] for h in recalled_by_one["results"]] == [mine["memory_id"]]
+        assert "not found" in await call_error(two, "memory_get", type="fact", id=mine["memory_id"])
+        assert "not found" in await call_error(two, "memory_forget", type="fact", id=mine["memory_id"])
+        assert (await call(one, "memory_stats"))["facts_active"] == 1
+
+
+async def test_a_tenant_argument_is_refused_not_ignored(served_db: str, tmp_path: Path) -> None:
+    async with Client(stdio_params(served_db, "stdio-one", tmp_path)) as client:
+        for selector in ("tenant", "tenant_id"):
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("memory_recall", {"topic": "vault", selector: "stdio-two"})
+            assert refused.value.code == -32602 and "tenant" in refused.value.message
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("memory_stats", {"verbose": True})
+        assert "verbose" in unknown.value.message
+        message = await call_error(client, "memory_stats", as_tenant="stdio-two")
+        assert "memory:admin" in message
+
+
+def test_stdio_without_a_tenant_refuses_to_start(served_db: str, tmp_path: Path) -> None:
+    result = subprocess.run(
+        [pymem_command(), "serve"],
+        env=base_env(PYMEM_DSN=served_db, XDG_CONFIG_HOME=str(tmp_path)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode != 0
+    assert "PYMEM_TENANT" in result.stderr
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def http_server(served_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    log = tmp_path_factory.mktemp("http") / "server.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [pymem_command(), "serve", "--transport", "http", "--port", str(port)],
+            env=base_env(PYMEM_DSN=served_db),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@asynccontextmanager
+async def http_client(url: str, token: str | None) -> AsyncIterator[Client]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=120) as http,
+        Client(streamable_http_client(url, http_client=http)) as client,
+    ):
+        yield client
+
+
+async def post_initialize(url: str, token: str | None) -> httpx2.Response:
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    body: dict[str, Any] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+    }
+    async with httpx2.AsyncClient(timeout=30) as http:
+        return await http.post(url, json=body, headers=headers)
+
+
+async def test_http_refuses_missing_bad_and_expired_tokens(http_server: str, served_db: str) -> None:
+    assert (await post_initialize(http_server, None)).status_code == 401
+    assert (await post_initialize(http_server, "pmt_not-a-real-token")).status_code == 401
+    expired = tokens.create_token(served_db, "http-a")
+    with psycopg.connect(served_db, autocommit=True) as conn:
+        conn.execute(
+            "update pymem_private.api_tokens set created_at = now() - interval '2 days',"
+            " expires_at = now() - interval '1 minute' where id = %s",
+            (expired.id,),
+        )
+    assert (await post_initialize(http_server, expired.token)).status_code == 401
+    revoked = tokens.create_token(served_db, "http-a")
+    tokens.revoke_token(served_db, revoked.id)
+    assert (await post_initialize(http_server, revoked.token)).status_code == 401
+
+
+async def test_http_refuses_a_token_without_the_read_scope_with_403(http_server: str, served_db: str) -> None:
+    token = "pmt_" + "w" * 43
+    with psycopg.connect(served_db, autocommit=True) as conn:
+        conn.execute(
+            "select pymem_private.token_issue(%s, %s, array['memory:write'], null, 'write only')",
+            ("http-a", tokens.hash_token(token)),
+        )
+    assert (await post_initialize(http_server, token)).status_code == 403
+
+
+async def test_http_tokens_bind_the_tenant_and_scopes(http_server: str, served_db: str) -> None:
+    writer = tokens.create_token(served_db, "http-a")
+    reader = tokens.create_token(served_db, "http-a", read_only=True)
+    other = tokens.create_token(served_db, "http-b")
+    async with http_client(http_server, writer.token) as client:
+        assert {t.name for t in (await client.list_tools()).tools} == TOOLS
+        stored = await call(
+            client, "memory_store_fact", subject="user", predicate="home", content="User lives in Bergen"
+        )
+        assert stored["tenant_id"] == "http-a"
+    async with http_client(http_server, reader.token) as client:
+        found = await call(client, "memory_search", query="Bergen")
+        assert [h["memory_id"] for h in found["results"]] == [stored["memory_id"]]
+        message = await call_error(client, "memory_forget", type="fact", id=stored["memory_id"])
+        assert "memory:write" in message
+    async with http_client(http_server, other.token) as client:
+        assert (await call(client, "memory_search", query="Bergen"))["results"] == []
+        assert "memory:admin" in await call_error(client, "memory_search", query="Bergen", as_tenant="http-a")
+
+
+async def test_http_admin_reaches_another_tenant_only_with_as_tenant_and_is_audited(
+    http_server: str, served_db: str
+) -> None:
+    owner = tokens.create_token(served_db, "http-c")
+    admin = tokens.create_token(served_db, "ops", admin=True)
+    async with http_client(http_server, owner.token) as client:
+        stored = await call(
+            client, "memory_store_fact", subject="user", predicate="plan", content="User is on the gold plan"
+        )
+    async with http_client(http_server, admin.token) as client:
+        own = await call(client, "memory_search", query="gold plan")
+        assert own["results"] == []  # without as_tenant the admin is in its own tenant
+        theirs = await call(client, "memory_search", query="gold plan", as_tenant="http-c")
+        assert [h["memory_id"] for h in theirs["results"]] == [stored["memory_id"]]
+        fixed = await call(
+            client,
+            "memory_store_fact",
+            subject="user",
+            predicate="plan",
+            content="User is on the silver plan",
+            as_tenant="http-c",
+        )
+        assert fixed["tenant_id"] == "http-c" and fixed["supersedes_id"] == stored["memory_id"]
+    with psycopg.connect(make_conninfo(served_db), autocommit=True) as conn:
+        events = conn.execute(
+            "select tenant_id, details->>'admin_tenant', details->>'as_tenant', session_role"
+            " from pymem.memory_events where operation = 'admin_elevation' and tenant_id = 'http-c'"
+        ).fetchall()
+    assert len(events) == 2
+    assert {e[:3] for e in events} == {("http-c", "ops", "http-c")}
+
+
+def inspector() -> list[str] | None:
+    """The MCP inspector's CLI (an independent client, in Node), when npx can run it (from its
+    cache, or fetched from the npm registry)."""
+    npx = shutil.which("npx")
+    if npx is None:
+        return None
+    probe = subprocess.run(
+        [npx, "--yes", "--prefer-offline", "@modelcontextprotocol/inspector", "--cli", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    return (
+        [npx, "--yes", "--prefer-offline", "@modelcontextprotocol/inspector", "--cli"]
+        if probe.returncode == 0
+        else None
+    )
+
+
+def test_an_independent_client_the_mcp_inspector_cli(served_db: str, tmp_path: Path) -> None:
+    command = inspector()
+    if command is None:
+        pytest.skip("npx or the @modelcontextprotocol/inspector package is not available")
+    # keyword-only (no model to load): this test is about the protocol, not the embeddings
+    env = ["-e", "PYMEM_TENANT=inspected", "-e", f"PYMEM_DSN={served_db}", "-e", "PYMEM_EMBEDDINGS=off"]
+    server = [pymem_command(), "serve"]
+
+    def run(*method: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command, *env, *server, *method],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env=base_env(XDG_CONFIG_HOME=str(tmp_path)),
+            stdin=subprocess.DEVNULL,
+        )
+
+    listed = run("--method", "tools/list")
+    assert listed.returncode == 0, listed.stderr
+    assert {t["name"] for t in json.loads(listed.stdout)["tools"]} == TOOLS
+    stored = run(
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "memory_store_fact",
+        "--tool-arg",
+        "subject=user",
+        "--tool-arg",
+        "predicate=diet",
+        "--tool-arg",
+        "content=User is vegetarian",
+    )
+    assert stored.returncode == 0, stored.stderr
+    assert json.loads(stored.stdout)["structuredContent"]["tenant_id"] == "inspected"
+    refused = run(
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "memory_recall",
+        "--tool-arg",
+        "topic=food",
+        "--tool-arg",
+        "tenant_id=other",
+    )
+    assert refused.returncode != 0 and "-32602" in refused.stdout + refused.stderr
