@@ -51,9 +51,9 @@ def resolve_database(settings: Settings | None = None, *, start: bool = True) ->
 
 
 def open_database(settings: Settings | None = None) -> Database:
-    """resolve_database, then migrate to head (what pymem does at startup)."""
+    """resolve_database, then migrate to head unless it is current (what pymem does at startup)."""
     db = resolve_database(settings)
-    migrate.upgrade(db.migrator_dsn)
+    migrate.ensure_current(db.migrator_dsn)
     return db
 
 
