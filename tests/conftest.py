@@ -34,6 +34,9 @@ ALL_TABLES = {
     "pymem.memory_events",
     "pymem_private.role_tenants",
     "pymem_private.api_tokens",
+    "pymem_private.embedding_config",
+    "pymem_private.index_health",
+    "pymem_private.index_rebuilds",
     "pymem_private.alembic_version",
 }
 

@@ -34,8 +34,12 @@ begin atomic
         p.schemaname || '.' || p.tablename || ' ' || p.policyname as object,  -- noqa: RF04
         case
             when p.tablename = 'role_tenants' then p.qual like '%SESSION_USER%'
-            when p.schemaname = 'pymem_private' and p.tablename = 'api_tokens'
+            when p.schemaname = 'pymem_private' and p.tablename in ('api_tokens', 'embedding_config')
                 then p.roles = array['pymem_owner']::name[]
+            when p.schemaname = 'pymem_private' and p.tablename in ('index_health', 'index_rebuilds')
+                then
+                    p.roles = array['pymem_admin']::name[]
+                    and (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%admin_elevated()%'
             when 'pymem_admin' = any(p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
             when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
             else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
@@ -52,7 +56,7 @@ begin atomic
         'grant' as section,
         n.nspname || '.' || c.relname || ' to '
         || case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end as object,  -- noqa: RF04
-        a.grantee <> 0 and not (n.nspname = 'pymem_private' and c.relname = 'api_tokens') as ok,
+        a.grantee <> 0 and not (n.nspname = 'pymem_private' and c.relname in ('api_tokens', 'embedding_config')) as ok,
         string_agg(a.privilege_type, ', ' order by a.privilege_type) as detail
     from pg_class as c
     inner join pg_namespace as n on c.relnamespace = n.oid
@@ -138,7 +142,8 @@ end;
 comment on function pymem.memory_rls_audit() is
 $$Audit of tenant isolation, one row per check (section table | policy | grant | role | function);
 ok = false marks a problem: a table without forced RLS, a policy without the tenant filter (or an
-admin policy without the logged-elevation check, or a policy on pymem_private.api_tokens for any role
-but its owner), a grant to PUBLIC (or any grant on api_tokens), an application role or analyst that
+admin policy without the logged-elevation check, a policy on pymem_private.api_tokens or embedding_config for any
+role but its owner, a policy on index_health or index_rebuilds for any role but an elevated pymem_admin), a grant
+to PUBLIC (or any grant on api_tokens or embedding_config), an application role or analyst that
 bypasses RLS or is unbound, a function without a pinned search_path.
 Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

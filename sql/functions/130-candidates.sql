@@ -3,6 +3,12 @@
 -- ILIKE tiers). Only memories that retrieval may return are candidates: active facts,
 -- rules and episodes that are not forgotten, episodes not expired, effective confidence at
 -- least min_confidence, in scope; with as_of, what was valid at that moment.
+-- The semantic leg skips rows embedded by a model other than the configured one
+-- (pymem.memory_embedding_model(), sql/functions/240-embedding-versions.sql): keyword only until
+-- `pymem reembed`. A table where the tenant has at most pymem.exact_search_rows rows (default
+-- 1000) is searched exactly (btree on tenant_id, then sort: ~1 ms per 1k rows, recall 1); a
+-- larger one by the approximate index with iterative scans and hnsw.ef_search >= p_depth, so a
+-- small tenant inside a large corpus still gets p_depth rows.
 
 -- Load pgvector and pg_trgm into this session first: their parameters (set below, for the
 -- function's duration) are then known, and a non-superuser owner may set them.
@@ -39,11 +45,21 @@ security invoker
 set search_path = pg_catalog, pg_temp
 set "hnsw.iterative_scan" = 'relaxed_order'
 set "ivfflat.iterative_scan" = 'relaxed_order'
+set "hnsw.ef_search" = 100
 set "pg_trgm.word_similarity_threshold" = 0.3
+-- a search is a few small index scans: JIT compilation (tens of ms on a plan this size) and
+-- parallel workers (each starts a process and re-reads the tenant) cost more than they save
+set jit = off
+set max_parallel_workers_per_gather = 0
 as $$
 declare
     v_at timestamptz := coalesce(p_as_of, pg_catalog.now());
     v_semantic boolean := p_semantic and p_query_embedding is not null;
+    v_model text := case when p_semantic then pymem.memory_embedding_model() end;
+    v_exact_rows integer := coalesce(nullif(pg_catalog.current_setting('pymem.exact_search_rows', true), '')::integer, 1000);
+    v_exact_facts boolean := false;
+    v_exact_rules boolean := false;
+    v_exact_episodes boolean := false;
     v_tsq tsquery := case when p_keyword then pymem.memory_tsquery(p_query) end;
     v_trigram boolean := p_keyword and pg_catalog.cardinality(pymem.memory_cjk_runs(p_query)) > 0;
     v_terms text[] := case when p_keyword then pymem.memory_like_terms(p_query) else '{}' end;
@@ -54,10 +70,29 @@ declare
     v_rules boolean := 'rule' = any(p_types);
     v_episodes boolean := 'episode' = any(p_types);
 begin
+    if v_semantic then
+        -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
+        perform pg_catalog.set_config('hnsw.ef_search', least(1000, greatest(100, p_depth))::text, true);
+        v_exact_facts := v_facts and (
+            select pg_catalog.count(*) from (
+                select from pymem.facts as f where f.tenant_id = p_tenant limit v_exact_rows + 1
+            ) as n
+        ) <= v_exact_rows;
+        v_exact_rules := v_rules and (
+            select pg_catalog.count(*) from (
+                select from pymem.rules as r where r.tenant_id = p_tenant limit v_exact_rows + 1
+            ) as n
+        ) <= v_exact_rows;
+        v_exact_episodes := v_episodes and (
+            select pg_catalog.count(*) from (
+                select from pymem.episodes as e where e.tenant_id = p_tenant limit v_exact_rows + 1
+            ) as n
+        ) <= v_exact_rows;
+    end if;
     return query
     with
     visible_facts as not materialized (
-        select f.id, f.created_at, f.embedding, f.search_vector, f.content
+        select f.id, f.created_at, f.embedding, f.embedding_model, f.search_vector, f.content
         from pymem.facts as f
         where v_facts
           and f.tenant_id = p_tenant
@@ -65,26 +100,40 @@ begin
                or (p_as_of is not null and f.created_at <= p_as_of
                    and (f.invalidated_at is null or f.invalidated_at > p_as_of)))
           and (p_scope is null or f.scope in ('global', p_scope))
-          and pymem.memory_effective_confidence(
-                f.confidence, f.decay_rate,
-                case when f.last_confirmed_at > v_at then f.created_at else f.last_confirmed_at end, v_at
+          -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
+          -- inlined, and calling it per row cost more than the rest of the filter
+          and f.confidence * pg_catalog.exp(
+                -f.decay_rate * greatest(
+                    0.0,
+                    pg_catalog.date_part(
+                        'epoch',
+                        v_at - case when f.last_confirmed_at > v_at then f.created_at else f.last_confirmed_at end
+                    ) / 86400.0
+                )
               ) >= p_min_confidence
     ),
     visible_rules as not materialized (
-        select r.id, r.created_at, r.embedding, r.search_vector, r.content
+        select r.id, r.created_at, r.embedding, r.embedding_model, r.search_vector, r.content
         from pymem.rules as r
         where v_rules
           and r.tenant_id = p_tenant
           and r.created_at <= v_at
           and (r.forgotten_at is null or r.forgotten_at > v_at)
           and (p_scope is null or r.scope in ('global', p_scope))
-          and pymem.memory_effective_confidence(
-                r.confidence, r.decay_rate,
-                case when r.last_confirmed_at > v_at then r.created_at else r.last_confirmed_at end, v_at
+          -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
+          -- inlined, and calling it per row cost more than the rest of the filter
+          and r.confidence * pg_catalog.exp(
+                -r.decay_rate * greatest(
+                    0.0,
+                    pg_catalog.date_part(
+                        'epoch',
+                        v_at - case when r.last_confirmed_at > v_at then r.created_at else r.last_confirmed_at end
+                    ) / 86400.0
+                )
               ) >= p_min_confidence
     ),
     visible_episodes as not materialized (
-        select e.id, e.created_at, e.embedding, e.search_vector, e.content
+        select e.id, e.created_at, e.embedding, e.embedding_model, e.search_vector, e.content
         from pymem.episodes as e
         where v_episodes
           and e.tenant_id = p_tenant
@@ -101,29 +150,60 @@ begin
         select 'episode'::text, v.* from visible_episodes as v
     ),
     -- one nearest-neighbour scan per table (the shape the HNSW/IVFFlat index serves, iteratively
-    -- when filters reject rows), merged and re-ranked exactly; relaxed index order is re-sorted here
+    -- when filters reject rows), merged and re-ranked exactly; relaxed index order is re-sorted here.
+    -- Exact where the tenant is small: cosine_distance() is not an index ordering, so it sorts.
     semantic_all as materialized (
         (
             select 'fact'::text as kind, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding as distance
             from visible_facts as v
-            where v_semantic and v.embedding is not null
+            where v_semantic and not v_exact_facts and v.embedding is not null
+              and (v_model is null or v.embedding_model = v_model)
             order by v.embedding operator(public.<=>) p_query_embedding
+            limit p_depth
+        )
+        union all
+        (
+            select 'fact'::text, v.id, v.created_at, public.cosine_distance(v.embedding, p_query_embedding)
+            from visible_facts as v
+            where v_semantic and v_exact_facts and v.embedding is not null
+              and (v_model is null or v.embedding_model = v_model)
+            order by public.cosine_distance(v.embedding, p_query_embedding)
             limit p_depth
         )
         union all
         (
             select 'rule'::text, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding
             from visible_rules as v
-            where v_semantic and v.embedding is not null
+            where v_semantic and not v_exact_rules and v.embedding is not null
+              and (v_model is null or v.embedding_model = v_model)
             order by v.embedding operator(public.<=>) p_query_embedding
+            limit p_depth
+        )
+        union all
+        (
+            select 'rule'::text, v.id, v.created_at, public.cosine_distance(v.embedding, p_query_embedding)
+            from visible_rules as v
+            where v_semantic and v_exact_rules and v.embedding is not null
+              and (v_model is null or v.embedding_model = v_model)
+            order by public.cosine_distance(v.embedding, p_query_embedding)
             limit p_depth
         )
         union all
         (
             select 'episode'::text, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding
             from visible_episodes as v
-            where v_semantic and v.embedding is not null
+            where v_semantic and not v_exact_episodes and v.embedding is not null
+              and (v_model is null or v.embedding_model = v_model)
             order by v.embedding operator(public.<=>) p_query_embedding
+            limit p_depth
+        )
+        union all
+        (
+            select 'episode'::text, v.id, v.created_at, public.cosine_distance(v.embedding, p_query_embedding)
+            from visible_episodes as v
+            where v_semantic and v_exact_episodes and v.embedding is not null
+              and (v_model is null or v.embedding_model = v_model)
+            order by public.cosine_distance(v.embedding, p_query_embedding)
             limit p_depth
         )
     ),
@@ -200,4 +280,7 @@ comment on function pymem_private.memory_candidates(
 $$The semantic and keyword candidate lists of a search, each cut at p_depth and ranked from 1 (ties:
 created_at DESC, id ASC). semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1]:
 ts_rank_cd normalised by rank/(rank+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
-CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing).$$;
+CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing). The semantic
+list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
+tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative
+scans and hnsw.ef_search = max(100, p_depth).$$;

@@ -246,3 +246,64 @@ comment on policy api_tokens_owner_insert on pymem_private.api_tokens is
 'The owner (pymem_private.token_issue, run by an operator acting as pymem_owner) stores new token hashes.';
 comment on policy api_tokens_owner_update on pymem_private.api_tokens is
 'The owner records last use (token_verify) and revocation (token_revoke).';
+
+-- pymem_private.embedding_config: the configured embedding model (one row, no tenant data). Like
+-- api_tokens, only the owner has policies: tenant roles read it through
+-- pymem_private.configured_embedding_model (SECURITY DEFINER); operators record it with
+-- pymem_private.set_embedding_model (the migrator, or a DBA acting as pymem_owner).
+alter table pymem_private.embedding_config enable row level security;
+alter table pymem_private.embedding_config force row level security;
+
+drop policy if exists embedding_config_owner_select on pymem_private.embedding_config;
+create policy embedding_config_owner_select on pymem_private.embedding_config
+for select to pymem_owner
+using (true);
+
+drop policy if exists embedding_config_owner_insert on pymem_private.embedding_config;
+create policy embedding_config_owner_insert on pymem_private.embedding_config
+for insert to pymem_owner
+with check (true);
+
+drop policy if exists embedding_config_owner_update on pymem_private.embedding_config;
+create policy embedding_config_owner_update on pymem_private.embedding_config
+for update to pymem_owner
+using (true)
+with check (true);
+
+comment on policy embedding_config_owner_select on pymem_private.embedding_config is
+'The owner (so: pymem_private.configured_embedding_model, SECURITY DEFINER) reads the configured model.';
+comment on policy embedding_config_owner_insert on pymem_private.embedding_config is
+'The owner (an operator acting as pymem_owner: pymem_private.set_embedding_model) records the model.';
+comment on policy embedding_config_owner_update on pymem_private.embedding_config is
+'The owner (an operator acting as pymem_owner: pymem_private.set_embedding_model) changes the model.';
+
+-- pymem_private.index_health and index_rebuilds: vector index measurements across tenants. Only an
+-- elevated pymem_admin (or the migrator) reads and appends them; nothing updates or deletes.
+alter table pymem_private.index_health enable row level security;
+alter table pymem_private.index_health force row level security;
+
+drop policy if exists index_health_admin_select on pymem_private.index_health;
+create policy index_health_admin_select on pymem_private.index_health
+for select to pymem_admin
+using ((select pymem_private.admin_elevated()));
+
+drop policy if exists index_health_admin_insert on pymem_private.index_health;
+create policy index_health_admin_insert on pymem_private.index_health
+for insert to pymem_admin
+with check ((select pymem_private.admin_elevated()));
+
+comment on policy index_health_admin_select on pymem_private.index_health is
+'pymem_admin reads index measurements (they name tenants), only in a transaction that logged its elevation.';
+comment on policy index_health_admin_insert on pymem_private.index_health is
+'pymem_admin records index measurements (pymem.memory_index_health), only in a transaction that logged its elevation.';
+
+alter table pymem_private.index_rebuilds enable row level security;
+alter table pymem_private.index_rebuilds force row level security;
+
+drop policy if exists index_rebuilds_admin_select on pymem_private.index_rebuilds;
+create policy index_rebuilds_admin_select on pymem_private.index_rebuilds
+for select to pymem_admin
+using ((select pymem_private.admin_elevated()));
+
+comment on policy index_rebuilds_admin_select on pymem_private.index_rebuilds is
+'pymem_admin reads the rebuild history, only in a transaction that logged its elevation; the migrator writes it.';

@@ -121,3 +121,44 @@ grant execute on function
 pymem_private.require_section_limit(text, integer),
 pymem_private.source_date(jsonb)
 to pymem_app, pymem_analyst;
+
+-- Maintenance (sql/functions/220-index-health.sql, 230-janitor.sql, 240-embedding-versions.sql).
+-- The configured embedding model: no table privilege; read through configured_embedding_model.
+revoke all on pymem_private.embedding_config from pymem_app, pymem_analyst, pymem_admin;
+grant execute on function pymem_private.configured_embedding_model() to pymem_app, pymem_analyst, pymem_admin;
+grant execute on function
+pymem.memory_embedding_model(),
+pymem.memory_embedding_status()
+to pymem_app, pymem_analyst, pymem_admin;
+grant execute on function
+pymem.memory_reembed_candidates(integer),
+pymem.memory_set_embedding(text, uuid, public.vector, text)
+to pymem_app, pymem_analyst;
+-- set_embedding_model: operators only (no grant).
+
+-- Index health crosses tenants: an elevated pymem_admin (or the migrator), never pymem_app itself.
+grant select, insert on pymem_private.index_health to pymem_admin;
+grant select on pymem_private.index_rebuilds to pymem_admin;
+grant execute on function
+pymem.memory_index_health(
+    integer, integer, double precision, double precision, text, text, double precision, boolean, text
+),
+pymem_private.index_recall(regclass, text, text, integer, integer, double precision),
+pymem_private.tenant_sizes(regclass, integer),
+pymem_private.common_tag(regclass, integer),
+pymem_private.require_limit(text, integer),
+pymem_private.require_range(text, double precision, double precision, double precision),
+pymem_private.require_text(text, text, integer)
+to pymem_admin;
+-- record_index_rebuild: operators only (no grant).
+
+-- The janitor runs per tenant as pymem_app, under the tenant policies.
+grant execute on function
+pymem.memory_janitor_expire(integer),
+pymem.memory_janitor_dedup(text, uuid, integer, double precision)
+to pymem_app;
+grant execute on function pymem_private.janitor_work() to pymem_admin;
+grant execute on function
+pymem_private.janitor_merge(text, text, uuid, uuid, integer, double precision),
+pymem_private.require_memory_type(text, text, text[])
+to pymem_app;

@@ -1,0 +1,180 @@
+"""`pymem index-health | maintain | reembed | janitor`: maintenance for operators (the migrator login,
+PYMEM_DSN or the embedded server's superuser). index-health and maintain exit 1 when an index stays
+unhealthy, so they fit a cron job or a health check."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from typing import Any
+
+from pymem import maintenance
+from pymem.config import Settings
+from pymem.database import open_database
+from pymem.errors import InvalidArgumentError
+
+
+def _thresholds(args: argparse.Namespace) -> dict[str, Any]:
+    if not 1 <= args.sample <= 1000:
+        raise InvalidArgumentError("--sample must be between 1 and 1000")
+    if not 0 <= args.min_recall <= 1 or not 0 <= args.max_drift <= 1:
+        raise InvalidArgumentError("--min-recall and --max-drift are between 0 and 1")
+    return {"sample": args.sample, "k": args.k, "min_recall": args.min_recall, "max_drift": args.max_drift}
+
+
+def _table(rows: list[maintenance.IndexHealth]) -> str:
+    header = ("INDEX", "FILTER", "QUERIES", "RECALL", "BASELINE", "DRIFT", "STATUS")
+    table = [header] + [
+        (
+            r.index_name,
+            r.filter_kind + (f"={r.filter_value}" if r.filter_value is not None else ""),
+            str(r.sample_size),
+            f"{r.recall:.3f}",
+            f"{r.baseline_recall:.3f}",
+            f"{r.drift:.1%}",
+            "ok" if r.healthy else "UNHEALTHY",
+        )
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in table)
+
+
+def _json_rows(rows: list[maintenance.IndexHealth]) -> list[dict[str, Any]]:
+    return [{**asdict(r), "measured_at": r.measured_at.isoformat()} for r in rows]
+
+
+def _index_health(args: argparse.Namespace, settings: Settings) -> int:
+    thresholds = _thresholds(args)
+    db = open_database(settings)
+    rows = maintenance.measure_index_health(db.migrator_dsn, tenant=args.tenant, tag=args.tag, **thresholds)
+    healthy = all(r.healthy for r in rows)
+    if args.json:
+        print(json.dumps({"healthy": healthy, "indexes": _json_rows(rows)}, indent=2))
+    elif rows:
+        print(_table(rows))
+    else:
+        print("no vector index has embedded rows to measure", file=sys.stderr)
+    return 0 if healthy else 1
+
+
+def _maintain(args: argparse.Namespace, settings: Settings) -> int:
+    thresholds = _thresholds(args)
+    db = open_database(settings)
+    result = maintenance.maintain(
+        db.migrator_dsn, force=args.force, log=lambda m: print(f"pymem: {m}", file=sys.stderr), **thresholds
+    )
+    print(_table(result.after or result.before))
+    for rebuild in result.rebuilds:
+        after = f"{rebuild.recall_after:.3f}" if rebuild.recall_after is not None else "-"
+        print(
+            f"rebuilt pymem.{rebuild.index_name} in {rebuild.seconds:.1f} s:"
+            f" recall {rebuild.recall_before:.3f} -> {after}"
+            + (f" (build options reset from {','.join(rebuild.options_before)})" if rebuild.options_before else "")
+        )
+    if not result.rebuilds:
+        print("every index is healthy: nothing rebuilt")
+    return 0 if result.healthy else 1
+
+
+def _reembed(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem.embeddings import make_embedder
+
+    if not 1 <= args.batch <= 1000:
+        raise InvalidArgumentError("--batch must be between 1 and 1000")
+    if not settings.embeddings:
+        raise InvalidArgumentError("embeddings are disabled (PYMEM_EMBEDDINGS=off): nothing to re-embed with")
+    db = open_database(settings)
+    bar = maintenance.ProgressBar()
+    try:
+        summary = maintenance.reembed(db.migrator_dsn, make_embedder(settings), batch=args.batch, progress=bar)
+    finally:
+        bar.close()
+    changed = (
+        f" (was {summary.previous_model_id})"
+        if summary.previous_model_id and summary.previous_model_id != summary.model_id
+        else ""
+    )
+    print(
+        f"re-embedded {summary.reembedded} of {summary.flagged} flagged memories in {summary.tenants} tenant(s)"
+        f" with {summary.model_id}{changed} in {summary.seconds:.1f} s"
+    )
+    return 0
+
+
+def _janitor(args: argparse.Namespace, settings: Settings) -> int:
+    db = open_database(settings)
+    bar = maintenance.ProgressBar()
+    try:
+        summary = maintenance.run_janitor(
+            db.migrator_dsn, progress=bar, batch=args.batch, threshold=args.threshold, check_health=not args.no_health
+        )
+    finally:
+        bar.close()
+    print(
+        f"janitor: {summary.tenants} tenant(s) in {summary.seconds:.1f} s; {summary.episodes_expired} expired episodes"
+        f" tombstoned; {summary.facts_merged} of {summary.facts_checked} facts and {summary.rules_merged} of"
+        f" {summary.rules_checked} rules merged into near-duplicates"
+    )
+    if summary.health:
+        print(_table(summary.health))
+        if not all(r.healthy for r in summary.health):
+            print("pymem: an index is unhealthy: run `pymem maintain`", file=sys.stderr)
+            return 1
+    return 0
+
+
+def _add_thresholds(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--sample", type=int, default=50, help="query vectors per index and filter (default 50)")
+    parser.add_argument("--k", type=int, default=10, help="recall@k (default 10)")
+    parser.add_argument("--min-recall", type=float, default=0.90, help="healthy at or above (default 0.90)")
+    parser.add_argument("--max-drift", type=float, default=0.05, help="largest drop from baseline (default 0.05)")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `pymem index-health`, `maintain`, `reembed` and `janitor` to the `pymem` parser."""
+    health = sub.add_parser(
+        "index-health",
+        help="recall@k of the vector indexes against exact search; exit 1 when unhealthy",
+        description="Measure recall@k of every vector index against exact search, overall and filtered by tenant"
+        " and by tag, with the settings searches use. The first measurement is the baseline; healthy means recall"
+        " >= --min-recall and drift from the baseline <= --max-drift.",
+    )
+    _add_thresholds(health)
+    health.add_argument("--tenant", help="measure this tenant (default: the smallest and the largest)")
+    health.add_argument("--tag", help="measure this tag (default: the most common)")
+    health.add_argument("--json", action="store_true", help="print JSON")
+    health.set_defaults(func=_index_health)
+
+    maintain = sub.add_parser(
+        "maintain",
+        help="measure index health and rebuild (REINDEX CONCURRENTLY) what is below threshold",
+        description="Measure index health; rebuild every unhealthy index concurrently (after resetting HNSW build"
+        " options below pgvector's defaults), measure again and record the rebuild. Exit 1 if still unhealthy.",
+    )
+    _add_thresholds(maintain)
+    maintain.add_argument("--force", action="store_true", help="rebuild every vector index")
+    maintain.set_defaults(func=_maintain)
+
+    reembed = sub.add_parser(
+        "reembed",
+        help="re-embed memories of another embedding model with the configured one",
+        description="Record the configured embedding model, then re-embed every memory embedded by another model"
+        " (or not at all), tenant by tenant; each batch commits, so an interrupted run resumes.",
+    )
+    reembed.add_argument("--batch", type=int, default=64, help="memories per committed batch (default 64)")
+    reembed.set_defaults(func=_reembed)
+
+    janitor = sub.add_parser(
+        "janitor",
+        help="tombstone expired episodes, merge near-duplicate facts and rules, re-check index health",
+        description="Per tenant, in committed batches: expired episodes get the forgotten_at tombstone; active facts"
+        " and rules more than --threshold cosine-similar in the same scope are merged into the best one. A second"
+        " run changes nothing.",
+    )
+    janitor.add_argument("--batch", type=int, default=500, help="rows per committed batch (default 500)")
+    janitor.add_argument("--threshold", type=float, default=0.85, help="cosine similarity of duplicates (0.85)")
+    janitor.add_argument("--no-health", action="store_true", help="skip the index health check at the end")
+    janitor.set_defaults(func=_janitor)
