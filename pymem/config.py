@@ -12,6 +12,12 @@ PYMEM_CONFIG     a TOML file with any of: tenant, dsn, app_dsn, data_dir, databa
                  (default: <user config dir>/pymem/config.toml when it exists); the
                  environment overrides the file
 PYMEM_EMBEDDINGS  off: store and search without embeddings (keyword only)
+PYMEM_EMBEDDING_MODEL  minilm (default: MiniLM-L6 fp32 on ONNX Runtime, no torch), minilm-qint8
+                 (int8 weights: faster, vectors ~0.99 cosine to fp32, own model id) or
+                 minilm-torch (sentence-transformers on torch, the reference)
+PYMEM_EMBEDDING_THREADS  ONNX Runtime intra-op threads (default: ONNX Runtime's choice)
+PYMEM_MODEL_DIR  where the ONNX model files are made and kept (`pymem model prepare`;
+                 default: <user cache dir>/pymem/models)
 PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first migrated
 """
 
@@ -45,6 +51,9 @@ class Settings:
     tenant: str = "default"
     configured_tenant: str | None = None  # PYMEM_TENANT or the file's tenant; None when neither says
     embeddings: bool = True
+    embedding_model: str = "minilm"
+    embedding_threads: int | None = None
+    model_dir: Path = field(default_factory=lambda: Path(platformdirs.user_cache_dir("pymem")) / "models")
     config_file: Path | None = None
 
     @classmethod
@@ -55,6 +64,7 @@ class Settings:
             return _env(env) or values.get(key)
 
         data_dir = get("PYMEM_DATA_DIR", "data_dir")
+        model_dir = _env("PYMEM_MODEL_DIR")
         tenant = get("PYMEM_TENANT", "tenant")
         return cls(
             dsn=get("PYMEM_DSN", "dsn"),
@@ -65,8 +75,34 @@ class Settings:
             tenant=tenant or "default",
             configured_tenant=tenant,
             embeddings=(_env("PYMEM_EMBEDDINGS") or "on").lower() not in {"off", "0", "false", "no"},
+            embedding_model=_embedding_model(),
+            embedding_threads=_embedding_threads(),
+            model_dir=Path(model_dir).expanduser()
+            if model_dir
+            else Path(platformdirs.user_cache_dir("pymem")) / "models",
             config_file=path,
         )
+
+
+EMBEDDING_MODELS = ("minilm", "minilm-qint8", "minilm-torch")  # pymem.embeddings.MODELS, without importing it
+
+
+def _embedding_model() -> str:
+    value = (_env("PYMEM_EMBEDDING_MODEL") or "minilm").lower()
+    if value not in EMBEDDING_MODELS:
+        raise InvalidArgumentError(
+            f"PYMEM_EMBEDDING_MODEL={value!r} is not a model; one of: {', '.join(EMBEDDING_MODELS)}"
+        )
+    return value
+
+
+def _embedding_threads() -> int | None:
+    value = _env("PYMEM_EMBEDDING_THREADS")
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise InvalidArgumentError(f"PYMEM_EMBEDDING_THREADS={value!r} is not a positive number of threads")
+    return int(value)
 
 
 def _config_file() -> tuple[Path | None, dict[str, Any]]:

@@ -16,9 +16,10 @@ import anyio
 from mcp import Client
 
 from pymem import butlers
+from pymem.config import Settings
 from pymem.database import open_database
 from pymem.db import make_pool
-from pymem.embeddings import Embedder, EmbeddingService
+from pymem.embeddings import EmbeddingService, embedder_from_settings
 from pymem.server import ServerOptions, build_server
 from pymem.tenancy import tenant_transaction
 
@@ -108,10 +109,12 @@ async def session(client: Client, out: TextIO) -> None:
     )
 
 
-def run(out: TextIO = sys.stdout) -> None:
+def run(out: TextIO = sys.stdout, settings: Settings | None = None) -> None:
     started = time.perf_counter()
+    settings = settings or Settings.from_env()
+    embedder = embedder_from_settings(settings)
     print("Starting the database and migrating it ...", file=out)
-    db = open_database()
+    db = open_database(settings)
     pool = make_pool(db.app_dsn, open=False)
     pool.open(wait=True)
     try:
@@ -121,13 +124,14 @@ def run(out: TextIO = sys.stdout) -> None:
         server = build_server(
             ServerOptions(
                 pool=pool,
-                embeddings=EmbeddingService(Embedder()),
+                embeddings=EmbeddingService(embedder),
                 stdio_tenant=TENANT,
                 butlers_dir=butlers.butlers_dir(),
                 owns_pool=False,
             )
         )
-        print(f"MCP server for tenant {TENANT!r}; embeddings: {Embedder.model_id}\n", file=out)
+        model = embedder.model_id if embedder is not None else "off (keyword search only)"
+        print(f"MCP server for tenant {TENANT!r}; embeddings: {model}\n", file=out)
 
         async def main() -> None:
             async with Client(server) as client:

@@ -545,7 +545,8 @@ def test_context_within_token_budget(as_tenant: Tenant, embedder: Embedder) -> N
     assert sections_of(block.text) == ["## Facts", "## Rules", "## Recent episodes"]
     assert block.omitted["facts"] > 0  # 30 facts of ~150 tokens cannot fit
     assert {i.section for i in block.items} == {"facts", "rules", "episodes"}
-    assert block.token_count > 3000 - 200  # and the budget is used, not wasted
+    # the budget is used, not wasted: what is left is less than one more item of this size
+    assert 3000 - block.token_count < max(i.tokens for i in block.items)
     for it in block.items:
         assert str(it.memory_id) in block.text
 
