@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint snapshot clean
+.PHONY: install demo test lint snapshot eval bench clean
 
 install: $(STAMP)
 
@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/pymem model prepare --variant all
 	touch $(STAMP)
 
 demo: install
@@ -23,6 +24,15 @@ demo: install
 
 test: install
 	$(BIN)/pytest
+
+# Quality figures: the golden dataset (eval/) and, when it is there, BEIR SciFact. Writes eval/results.json.
+SCIFACT ?= ../shared/data/scifact
+eval: install
+	$(BIN)/pymem eval --json eval/results.json $(if $(wildcard $(SCIFACT)/corpus.jsonl),--beir $(SCIFACT))
+
+# Speed figures (under 15 minutes on 2 cores). Writes bench/results.json and bench/results.md.
+bench: install
+	$(BIN)/pymem bench --json bench/results.json --markdown bench/results.md
 
 lint: install
 	$(BIN)/ruff check pymem tests migrations

@@ -19,7 +19,7 @@ import logging
 import sys
 from pathlib import Path
 
-from pymem import __version__, embedded, migrate, token_cli
+from pymem import __version__, bench_cli, embedded, eval_cli, maintenance_cli, migrate, model_cli, token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
 from pymem.errors import PymemError
@@ -83,7 +83,7 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
     import psycopg
 
     from pymem import importer
-    from pymem.embeddings import Embedder
+    from pymem.embeddings import make_embedder
 
     files = importer.markdown_files(Path(args.path))  # a bad path fails before the database starts
     tenant = args.tenant or settings.tenant
@@ -101,7 +101,7 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
 
     with psycopg.connect(db.app_dsn, autocommit=True) as conn:
         summary = importer.import_files(
-            conn, tenant, files, embedder=Embedder(), scope=args.scope, butler=args.butler, progress=report
+            conn, tenant, files, embedder=make_embedder(settings), scope=args.scope, butler=args.butler, progress=report
         )
     print(
         f"imported {_count(len(summary.files), 'file')} into tenant {tenant!r}: {_count(summary.stored, 'chunk')}"
@@ -170,6 +170,10 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--butlers-dir", help="where <butler>/butler.toml files are (default: $PYMEM_BUTLERS_DIR)")
     srv.set_defaults(func=_serve)
     token_cli.register(sub)
+    maintenance_cli.register(sub)
+    bench_cli.register(sub)
+    eval_cli.register(sub)
+    model_cli.register(sub)
     return parser
 
 

@@ -17,8 +17,9 @@ from pymem import butlers
 from pymem.config import Settings
 from pymem.database import open_database
 from pymem.db import make_pool
-from pymem.embeddings import Embedder, EmbeddingService
+from pymem.embeddings import EmbeddingService, embedder_from_settings
 from pymem.errors import InvalidArgumentError
+from pymem.maintenance import record_embedding_model
 from pymem.server import ServerOptions, build_server
 from pymem.tenancy import validate_tenant_id
 
@@ -50,7 +51,9 @@ def serve(
         raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
     db = open_database(settings)
     pool = make_pool(db.app_dsn, open=False)
-    embeddings = EmbeddingService(Embedder() if settings.embeddings else None)
+    embeddings = EmbeddingService(embedder_from_settings(settings))
+    if settings.embeddings:  # rows of another model are flagged for `pymem reembed`
+        record_embedding_model(db.migrator_dsn, embeddings.model_id)
     options = ServerOptions(
         pool=pool,
         embeddings=embeddings,

@@ -1,0 +1,521 @@
+"""The measurements: each one times real calls (SQL API as pymem_app under RLS, the MCP tools
+through a real client session, the embedder, a spawned `pymem serve`) and returns plain dicts."""
+
+from __future__ import annotations
+
+import math
+import os
+import queue
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import anyio
+import numpy as np
+import psycopg
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from pgvector.psycopg import register_vector
+
+from pymem import api, tokenizer
+from pymem.bench import corpus
+from pymem.bench.dataset import MIX, Scratch, TenantData
+from pymem.db import make_pool
+from pymem.embeddings import Embedder, EmbeddingService
+from pymem.server import ServerOptions, build_server
+from pymem.tenancy import tenant_transaction
+
+Log = Callable[[str], None]
+Query = tuple[str, np.ndarray]
+
+
+def stats(seconds: Sequence[float]) -> dict[str, float | int]:
+    """n, p50/p95/p99, mean and max of a list of durations, in milliseconds."""
+    if not seconds:
+        return {"n": 0}
+    ms = np.asarray(seconds, dtype=np.float64) * 1000.0
+    return {
+        "n": len(seconds),
+        "p50_ms": round(float(np.percentile(ms, 50)), 3),
+        "p95_ms": round(float(np.percentile(ms, 95)), 3),
+        "p99_ms": round(float(np.percentile(ms, 99)), 3),
+        "mean_ms": round(float(ms.mean()), 3),
+        "max_ms": round(float(ms.max()), 3),
+    }
+
+
+def connect_app(scratch: Scratch) -> psycopg.Connection[Any]:
+    conn = psycopg.connect(scratch.app_dsn, autocommit=True)
+    register_vector(conn)
+    return conn
+
+
+def _timed(calls: Sequence[Callable[[], object]], warmup: int) -> list[float]:
+    """Run every call, timing each; the first `warmup` calls are run first and not counted."""
+    for call in calls[:warmup]:
+        call()
+    samples = []
+    for call in calls:
+        started = time.perf_counter()
+        call()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+def query_embedding(embedder: Embedder, texts: Sequence[str], warmup: int = 5) -> dict[str, Any]:
+    samples = _timed([partial(embedder.embed, t) for t in texts], warmup)
+    return {**stats(samples), "what": "Embedder.embed of one query text, model already loaded"}
+
+
+def sql_queries(scratch: Scratch, tenant: str, queries: Sequence[Query], warmup: int = 5) -> dict[str, Any]:
+    """memory_search (hybrid, limit 20) and memory_recall (limit 10) with a precomputed query
+    embedding, as pymem_app in a transaction bound to `tenant` (the calls the MCP tools make)."""
+    with connect_app(scratch) as conn:
+
+        def search(text: str, vector: np.ndarray) -> int:
+            with tenant_transaction(conn, tenant):
+                rows = api.call(
+                    conn,
+                    "memory_search",
+                    query=text,
+                    types=["episode", "fact", "rule"],
+                    scope=None,
+                    mode="hybrid",
+                    limit=20,
+                    min_confidence=0.2,
+                    query_embedding=vector,
+                )
+            return len(rows)
+
+        def recall(text: str, vector: np.ndarray) -> int:
+            with tenant_transaction(conn, tenant):
+                return len(api.call(conn, "memory_recall", topic=text, scope=None, limit=10, query_embedding=vector))
+
+        out: dict[str, Any] = {}
+        for name, fn in (("search", search), ("recall", recall)):
+            found: list[int] = []
+
+            def one(fn: Callable[[str, np.ndarray], int], found: list[int], query: Query) -> None:
+                found.append(fn(*query))
+
+            out[f"{name}_sql"] = stats(_timed([partial(one, fn, found, q) for q in queries], warmup))
+            counted = found[warmup:]
+            out[f"{name}_sql"]["mean_results"] = round(sum(counted) / max(len(counted), 1), 2)
+    return out
+
+
+def hot_memory(scratch: Scratch, data: TenantData, count: int, warmup: int = 5) -> dict[str, Any]:
+    """memory_recent_episodes (limit 10): by butler, and every other call within one session."""
+    butlers = list(data.sessions)
+    with connect_app(scratch) as conn:
+        returned: list[int] = []
+
+        def recent(i: int) -> None:
+            butler = butlers[i % len(butlers)]
+            session = data.sessions[butler][i % len(data.sessions[butler])] if i % 2 else None
+            with tenant_transaction(conn, data.tenant):
+                returned.append(
+                    len(api.call(conn, "memory_recent_episodes", butler=butler, limit=10, in_session=session))
+                )
+
+        samples = _timed([partial(recent, i) for i in range(count)], warmup)
+    return {**stats(samples), "mean_results": round(sum(returned[warmup:]) / max(count, 1), 2)}
+
+
+def _server(scratch: Scratch, embedder: Embedder, tenant: str, butlers_dir: Path) -> tuple[Any, Any]:
+    pool = make_pool(scratch.app_dsn, min_size=1, max_size=4)
+    service = EmbeddingService(embedder)
+    service.wait()
+    server = build_server(
+        ServerOptions(pool=pool, embeddings=service, stdio_tenant=tenant, butlers_dir=butlers_dir, owns_pool=False)
+    )
+    return server, pool
+
+
+async def _call(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    if result.is_error or result.structured_content is None:
+        text = " ".join(getattr(part, "text", "") for part in result.content)
+        raise RuntimeError(f"{tool} failed through MCP: {text}")
+    return dict(result.structured_content)
+
+
+def mcp_queries(
+    scratch: Scratch, embedder: Embedder, tenant: str, texts: Sequence[str], butlers_dir: Path, warmup: int = 5
+) -> dict[str, Any]:
+    """memory_search and memory_recall end to end: an in-process MCP client session against the
+    server `pymem serve` builds (query embedding, tool dispatch, SQL, result models)."""
+    server, pool = _server(scratch, embedder, tenant, butlers_dir)
+    out: dict[str, Any] = {}
+
+    async def run() -> None:
+        async with Client(server) as client:
+            for name, tool, key in (("search", "memory_search", "query"), ("recall", "memory_recall", "topic")):
+                for text in texts[:warmup]:
+                    await _call(client, tool, {key: text})
+                samples = []
+                for text in texts:
+                    started = time.perf_counter()
+                    await _call(client, tool, {key: text})
+                    samples.append(time.perf_counter() - started)
+                out[f"{name}_mcp"] = stats(samples)
+
+    try:
+        anyio.run(run)
+    finally:
+        pool.close()
+    return out
+
+
+def mcp_ingest(
+    scratch: Scratch, embedder: Embedder, tenant: str, count: int, butlers_dir: Path, log: Log
+) -> dict[str, Any]:
+    """count memories stored one call at a time through the MCP tools (facts, episodes and
+    rules in turn), embedding included."""
+    texts = corpus.unique_texts(count, seed=23)
+    server, pool = _server(scratch, embedder, tenant, butlers_dir)
+    result: dict[str, Any] = {}
+
+    async def run() -> None:
+        async with Client(server) as client:
+            await _call(client, "memory_stats", {})
+            samples = []
+            started = time.perf_counter()
+            for i, text in enumerate(texts):
+                kind = i % 3
+                begun = time.perf_counter()
+                if kind == 0:
+                    await _call(
+                        client, "memory_store_fact", {"subject": "user", "predicate": f"note_{i}", "content": text}
+                    )
+                elif kind == 1:
+                    await _call(client, "memory_store_episode", {"content": text, "butler": "general"})
+                else:
+                    await _call(client, "memory_store_rule", {"content": text})
+                samples.append(time.perf_counter() - begun)
+                if (i + 1) % 50 == 0:
+                    log(f"ingest (MCP): {i + 1}/{count}")
+            wall = time.perf_counter() - started
+            result.update(memories=count, seconds=round(wall, 3), per_s=round(count / wall, 1), call=stats(samples))
+
+    try:
+        anyio.run(run)
+    finally:
+        pool.close()
+    return result
+
+
+STORE_SQL = {
+    "fact": "select pymem.memory_store_fact(subject => %(subject)s, predicate => %(predicate)s,"
+    " content => %(content)s, importance => %(importance)s, scope => %(scope)s, embedding => %(embedding)s,"
+    " embedding_model => %(model)s, token_count => %(tokens)s)",
+    "episode": "select pymem.memory_store_episode(content => %(content)s, butler => %(butler)s,"
+    " importance => %(importance)s, embedding => %(embedding)s, embedding_model => %(model)s,"
+    " token_count => %(tokens)s)",
+    "rule": "select pymem.memory_store_rule(content => %(content)s, scope => %(scope)s,"
+    " embedding => %(embedding)s, embedding_model => %(model)s, token_count => %(tokens)s)",
+}
+
+
+def batch_ingest(
+    scratch: Scratch, embedder: Embedder, tenant: str, count: int, log: Log, batch: int = 64
+) -> dict[str, Any]:
+    """count memories through embed_many + the SQL store functions, one transaction per batch
+    (psycopg pipeline mode via executemany), embedding the next batch while this one is written."""
+    texts = corpus.unique_texts(count, seed=5)
+    kinds = ["fact", "episode", "rule"]
+    weights = [MIX[k] for k in kinds]
+    counter = tokenizer.load_tokenizer()
+    batches: queue.Queue[tuple[list[str], list[np.ndarray], list[int]] | BaseException | None] = queue.Queue(2)
+
+    def produce() -> None:
+        try:
+            for start in range(0, count, batch):
+                chunk = texts[start : start + batch]
+                tokens = [len(e.ids) for e in counter.encode_batch(chunk, add_special_tokens=False)]
+                batches.put((chunk, embedder.embed_many(chunk), tokens))
+            batches.put(None)
+        except BaseException as exc:  # handed to the writer, which re-raises it
+            batches.put(exc)
+
+    started = time.perf_counter()
+    producer = threading.Thread(target=produce, name="bench-embed", daemon=True)
+    producer.start()
+    done = 0
+    with connect_app(scratch) as conn:
+        while (item := batches.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            chunk, vectors, tokens = item
+            rows: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
+            for text, vector, n in zip(chunk, vectors, tokens, strict=True):
+                kind = kinds[_pick(done, weights)]
+                rows[kind].append(
+                    {
+                        "subject": "user",
+                        "predicate": f"note_{done}",
+                        "content": text,
+                        "importance": float(1 + done % 9),
+                        "scope": corpus.BUTLERS[done % len(corpus.BUTLERS)] if done % 3 else "global",
+                        "butler": corpus.BUTLERS[done % len(corpus.BUTLERS)],
+                        "embedding": vector,
+                        "model": embedder.model_id,
+                        "tokens": n,
+                    }
+                )
+                done += 1
+            with tenant_transaction(conn, tenant), conn.cursor() as cur:
+                for kind in kinds:
+                    if rows[kind]:
+                        cur.executemany(STORE_SQL[kind], rows[kind])
+            if done % (batch * 8) == 0 or done == count:
+                log(f"ingest (batch): {done}/{count}")
+    producer.join()
+    wall = time.perf_counter() - started
+    return {"memories": count, "batch": batch, "seconds": round(wall, 3), "per_s": round(count / wall, 1)}
+
+
+def _pick(i: int, weights: Sequence[float]) -> int:
+    """A deterministic spread of kinds in the given proportions."""
+    position = (i * 0.618034) % 1.0
+    total = 0.0
+    for k, w in enumerate(weights):
+        total += w
+        if position < total:
+            return k
+    return len(weights) - 1
+
+
+def filtered_recall(scratch: Scratch, tenant: str, queries: Sequence[Query], k: int = 10) -> dict[str, Any]:
+    """memory_search semantic mode for one small tenant against an exact scan of that tenant's
+    visible rows with index scans disabled: as configured (memory_search searches a table exactly
+    when the tenant has at most pymem.exact_search_rows rows there), and forced through the vector
+    index (pymem.exact_search_rows = 0: HNSW with the tenant filter applied in iterative scans)."""
+    out: dict[str, Any] = {"k": k, "queries": len(queries)}
+    with connect_app(scratch) as conn:
+        with tenant_transaction(conn, tenant):
+            row = conn.execute(
+                "select current_setting('pymem.exact_search_rows', true),"
+                " (select count(*) from pymem.facts), (select count(*) from pymem.rules),"
+                " (select count(*) from pymem.episodes)"
+            ).fetchone()
+        assert row is not None
+        out["tenant_rows_per_table"] = {"facts": row[1], "rules": row[2], "episodes": row[3]}
+        out["exact_search_rows"] = row[0] or "1000 (default)"
+        exact_rows = {}
+        for text, vector in queries:
+            with conn.transaction():
+                conn.execute("set local enable_indexscan = off")
+                conn.execute("select set_config('pymem.tenant_id', %s, true)", (tenant,))
+                exact_rows[text] = conn.execute(EXACT_SQL, {"q": vector, "k": k}).fetchall()
+        for label, threshold in (("configured", None), ("index", "0")):
+            recalls = []
+            latency = []
+            for text, vector in queries:
+                started = time.perf_counter()
+                with tenant_transaction(conn, tenant):
+                    if threshold is not None:
+                        conn.execute("select set_config('pymem.exact_search_rows', %s, true)", (threshold,))
+                    rows = api.call(
+                        conn,
+                        "memory_search",
+                        query=text,
+                        mode="semantic",
+                        limit=k,
+                        query_embedding=vector,
+                        bump_references=False,
+                    )
+                latency.append(time.perf_counter() - started)
+                found = [(str(r["memory_id"]), 1.0 - float(r["semantic_score"])) for r in rows]
+                recalls.append(_recall(found, exact_rows[text], k))
+            out[label] = {
+                "recall_at_k": round(float(np.mean(recalls)), 4) if recalls else None,
+                "min": round(float(np.min(recalls)), 4) if recalls else None,
+                "search_latency": stats(latency),
+            }
+    out["recall_at_k"] = out["configured"]["recall_at_k"]
+    out["min"] = out["configured"]["min"]
+    return out
+
+
+# exact nearest neighbours among the rows memory_search may return (tenant-bound by RLS and set
+# explicitly; defaults of memory_search: active facts, live episodes and rules, confidence >= 0.2)
+EXACT_SQL = """
+select id::text, distance from (
+    select f.id, f.embedding operator(public.<=>) %(q)s as distance from pymem.facts as f
+    where f.tenant_id = pymem.current_tenant() and f.validity = 'active' and f.embedding is not null
+      and pymem.memory_effective_confidence(f.confidence, f.decay_rate, f.last_confirmed_at, now()) >= 0.2
+    union all
+    select r.id, r.embedding operator(public.<=>) %(q)s from pymem.rules as r
+    where r.tenant_id = pymem.current_tenant() and r.forgotten_at is null and r.embedding is not null
+      and pymem.memory_effective_confidence(r.confidence, r.decay_rate, r.last_confirmed_at, now()) >= 0.2
+    union all
+    select e.id, e.embedding operator(public.<=>) %(q)s from pymem.episodes as e
+    where e.tenant_id = pymem.current_tenant() and e.forgotten_at is null and e.embedding is not null
+      and (e.expires_at is null or e.expires_at > now())
+) as x
+order by distance
+limit %(k)s
+"""
+
+
+def _recall(found: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float]], k: int) -> float:
+    """Share of the exact top k that was found; a found row at a distance tied with the k-th
+    exact one counts too (equal distances have no order)."""
+    if not exact:
+        return 1.0
+    wanted = {i for i, _ in exact}
+    kth = float(exact[-1][1])
+    hits = sum(1 for i, d in found[:k] if i in wanted or d <= kth + 1e-6)
+    return min(hits, len(exact)) / min(k, len(exact))
+
+
+EF_SEARCH = (40, 100, 200)
+TARGET_EF_SEARCH = 100  # what memory_search sets (sql/functions/130-candidates.sql: max(100, depth))
+
+
+def hnsw_recall(scratch: Scratch, vectors: Sequence[np.ndarray], k: int = 10) -> dict[str, Any]:
+    """The facts table's vector index over every tenant (plain ORDER BY <=> LIMIT k) at several
+    hnsw.ef_search values, against an exact scan with index scans disabled, as the migrator."""
+    with psycopg.connect(scratch.migrator_dsn, autocommit=True) as conn:
+        register_vector(conn)
+        conn.execute("select public.vector_dims('[1]'::public.vector)")  # loads pgvector: its settings exist
+        row = conn.execute("select current_setting('hnsw.ef_search', true), count(*) from pymem.facts").fetchone()
+        assert row is not None
+        exact_sql = "select id::text, embedding operator(public.<=>) %(q)s from pymem.facts order by 2 limit %(k)s"
+        ann_sql = (
+            "select id::text, embedding operator(public.<=>) %(q)s from pymem.facts"
+            " order by embedding operator(public.<=>) %(q)s limit %(k)s"
+        )
+        exact = []
+        for vector in vectors:
+            with conn.transaction():
+                conn.execute("set local enable_indexscan = off")
+                exact.append(conn.execute(exact_sql, {"q": vector, "k": k}).fetchall())
+        sweep: dict[str, Any] = {}
+        for ef in EF_SEARCH:
+            recalls = []
+            latency = []
+            for vector, truth in zip(vectors, exact, strict=True):
+                with conn.transaction():
+                    conn.execute("select set_config('hnsw.ef_search', %s, true)", (str(ef),))
+                    started = time.perf_counter()
+                    found = conn.execute(ann_sql, {"q": vector, "k": k}).fetchall()
+                    latency.append(time.perf_counter() - started)
+                recalls.append(_recall([(str(i), float(d)) for i, d in found], truth, k))
+            sweep[str(ef)] = {
+                "recall_at_k": round(float(np.mean(recalls)), 4) if recalls else None,
+                "min": round(float(np.min(recalls)), 4) if recalls else None,
+                "ann_latency": stats(latency),
+            }
+    chosen = sweep[str(TARGET_EF_SEARCH)]
+    return {
+        "table": "pymem.facts",
+        "rows": int(row[1]),
+        "server_ef_search": row[0],
+        "ef_search": TARGET_EF_SEARCH,
+        "k": k,
+        "queries": len(vectors),
+        "recall_at_k": chosen["recall_at_k"],
+        "min": chosen["min"],
+        "by_ef_search": sweep,
+    }
+
+
+def keyword_share(scratch: Scratch, tenant: str, texts: Sequence[str]) -> float | None:
+    """Mean share of the tenant's memories that the full-text query of a search text matches
+    (memory_tsquery ORs the query's lexemes): how much work the keyword leg has."""
+    shares = []
+    with connect_app(scratch) as conn, tenant_transaction(conn, tenant):
+        for text in texts:
+            row = conn.execute(
+                "with q as (select pymem.memory_tsquery(%s) as q) select"
+                " (select count(*) from pymem.facts, q where search_vector @@ q.q)"
+                " + (select count(*) from pymem.rules, q where search_vector @@ q.q)"
+                " + (select count(*) from pymem.episodes, q where search_vector @@ q.q),"
+                " (select count(*) from pymem.facts) + (select count(*) from pymem.rules)"
+                " + (select count(*) from pymem.episodes)",
+                (text,),
+            ).fetchone()
+            if row is not None and row[1]:
+                shares.append(int(row[0]) / int(row[1]))
+    return round(float(np.mean(shares)), 4) if shares else None
+
+
+def pymem_command() -> list[str]:
+    found = shutil.which("pymem", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "pymem.cli"]
+
+
+def cold_start(scratch: Scratch, tenant: str, butlers_dir: Path, runs: int, log: Log) -> dict[str, Any]:
+    """Spawn `pymem serve` (stdio, tenant set) against the running scratch database and time
+    process start -> initialize -> first tool call (memory_stats) answered, then the first
+    memory_recall (which waits for the embedding model to load)."""
+    command = pymem_command()
+    env = dict(os.environ)
+    env.update(
+        PYMEM_DSN=scratch.migrator_dsn,
+        PYMEM_APP_DSN=scratch.app_dsn,
+        PYMEM_TENANT=tenant,
+        PYMEM_BUTLERS_DIR=str(butlers_dir),
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+    )
+    params = StdioServerParameters(command=command[0], args=[*command[1:], "serve"], env=env)
+    first: list[float] = []
+    initialized: list[float] = []
+    recall: list[float] = []
+
+    async def once() -> None:
+        started = time.perf_counter()
+        async with Client(params) as client:
+            initialized.append(time.perf_counter() - started)
+            await _call(client, "memory_stats", {})
+            first.append(time.perf_counter() - started)
+            await _call(client, "memory_recall", {"topic": "what does the user eat for breakfast"})
+            recall.append(time.perf_counter() - started)
+
+    for i in range(runs):
+        anyio.run(once)
+        log(f"cold start {i + 1}/{runs}: first call answered after {first[-1]:.2f} s")
+    return {
+        "runs": runs,
+        "command": " ".join([*command, "serve"]),
+        "initialize_s": [round(x, 3) for x in initialized],
+        "first_call_s": [round(x, 3) for x in first],
+        "first_recall_s": [round(x, 3) for x in recall],
+        "first_call_median_s": round(float(np.median(first)), 3),
+        "first_recall_median_s": round(float(np.median(recall)), 3),
+        "what": "process spawn -> MCP initialize -> memory_stats answered (first_call); then memory_recall,"
+        " which needs the embedding model (first_recall)",
+    }
+
+
+def janitor(scratch: Scratch, log: Log) -> dict[str, Any]:
+    """pymem.maintenance.run_janitor over the loaded memories, if that function exists."""
+    try:
+        from pymem import maintenance
+    except ImportError as exc:
+        return {"measured": False, "reason": f"pymem.maintenance is not available ({exc})"}
+    run: Callable[..., Any] | None = getattr(maintenance, "run_janitor", None)
+    if run is None:
+        return {"measured": False, "reason": "pymem.maintenance.run_janitor does not exist yet"}
+    started = time.perf_counter()
+    summary = run(scratch.migrator_dsn, progress=None)
+    seconds = time.perf_counter() - started
+    details = {
+        name: getattr(summary, name)
+        for name in ("tenants", "episodes_expired", "facts_checked", "facts_merged", "rules_checked", "rules_merged")
+        if isinstance(getattr(summary, name, None), int)
+    }
+    log(f"janitor: {seconds:.1f} s {details}")
+    return {"measured": True, "seconds": round(seconds, 3), "summary": details}
+
+
+def finite(value: object) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value)

@@ -1,0 +1,397 @@
+"""`pymem bench`: the whole run, phase by phase, with progress on stderr.
+
+1. a scratch database (dropped, re-created, migrated) on the configured server;
+2. the model: real embeddings of the base texts (for the synthetic vectors) and of the queries;
+3. query embedding latency;
+4. per scale (tenants x memories per tenant): bulk load, index build, then SQL and MCP latency
+   of memory_search / memory_recall and hot memory as one tenant; at the largest scale also the
+   ingest rates (batch: a small tenant with 1% of the rows, real embeddings; MCP tools), the
+   filtered recall of that small tenant and the vector index's recall;
+5. `pymem serve` cold start; 6. the janitor over 10k memories; 7. JSON and markdown.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from pymem import tokenizer
+from pymem.bench import corpus, dataset, measure, report
+from pymem.config import Settings
+from pymem.embeddings import Embedder
+from pymem.errors import InvalidArgumentError
+
+SCALES = {"default": [1000, 10000], "1m": [1000, 10000, 100000]}
+QUERY_TENANT = "t00"
+SMALL_TENANT = "small"
+MCP_TENANT = "ingest-mcp"
+
+
+@dataclass
+class BenchOptions:
+    scale: str = "default"
+    tenants: int | None = None
+    sizes: list[int] | None = None
+    queries: int | None = None
+    json_path: Path | None = None
+    markdown_path: Path | None = None
+    quick: bool = False
+    keep: bool = False
+    database: str = "pymem_bench"
+    command: str = "pymem bench"
+    started: float | None = None  # time.perf_counter() when the command started (default: now)
+
+
+@dataclass
+class Plan:
+    """The sizes of everything a run does, from the options."""
+
+    tenants: int
+    sizes: list[int]
+    queries: int
+    recall_queries: int
+    bases: int
+    mcp_ingest: int
+    small_tenant: int
+    janitor_tenants: int
+    janitor_per_tenant: int
+    cold_starts: int
+    maintenance_work_mem: str = "4GB"
+    notes: list[str] = field(default_factory=list)
+
+
+def plan(options: BenchOptions) -> Plan:
+    if options.scale not in SCALES:
+        raise InvalidArgumentError(f"--scale must be one of {', '.join(SCALES)}, not {options.scale!r}")
+    quick = options.quick
+    tenants = options.tenants if options.tenants is not None else (2 if quick else 10)
+    sizes = sorted(set(options.sizes)) if options.sizes else ([40, 200] if quick else SCALES[options.scale])
+    queries = options.queries if options.queries is not None else (8 if quick else 200)
+    if tenants < 1 or tenants > 1000:
+        raise InvalidArgumentError("--tenants must be between 1 and 1000")
+    if not sizes or min(sizes) < 10:
+        raise InvalidArgumentError("--sizes are memories per tenant, each at least 10")
+    if queries < 1:
+        raise InvalidArgumentError("--queries must be at least 1")
+    largest = tenants * max(sizes)
+    return Plan(
+        tenants=tenants,
+        sizes=sizes,
+        queries=queries,
+        recall_queries=min(queries, 5 if quick else 100),
+        bases=120 if quick else 2000,
+        mcp_ingest=6 if quick else 150,
+        small_tenant=max(math.ceil(largest * 0.01), 30),
+        janitor_tenants=tenants,
+        janitor_per_tenant=max(10, (150 if quick else 10000) // tenants),
+        cold_starts=1 if quick else 3,
+        maintenance_work_mem="512MB" if quick else "4GB",
+    )
+
+
+class Clock:
+    def __init__(self, started: float | None = None) -> None:
+        self.started = time.perf_counter() if started is None else started
+
+    def log(self, message: str) -> None:
+        print(f"[{time.perf_counter() - self.started:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def _embedder(settings: Settings) -> Embedder:
+    from pymem import embeddings
+
+    factory = getattr(embeddings, "embedder_from_settings", None)
+    made = factory(settings) if factory is not None else embeddings.Embedder()
+    if made is None:
+        raise InvalidArgumentError("PYMEM_EMBEDDINGS is off: the benchmark measures embeddings, unset it to run")
+    return cast(Embedder, made)
+
+
+def run(options: BenchOptions, settings: Settings | None = None) -> dict[str, Any]:
+    """The whole benchmark; returns the results (also written to options.json_path / markdown_path)."""
+    settings = settings or Settings.from_env()
+    p = plan(options)
+    clock = Clock(options.started)
+    log = clock.log
+    scratch = dataset.scratch_database(settings, options.database)
+    log(f"scratch database {scratch.name}: dropping, creating, migrating")
+    dataset.recreate(scratch)
+    try:
+        results = _run(options, settings, p, scratch, log)
+    finally:
+        if options.keep:
+            log(f"kept the scratch database {scratch.name}")
+        else:
+            dataset.drop(scratch)
+    results["wall_s"] = round(time.perf_counter() - clock.started, 1)
+    if options.json_path is not None:
+        report.write_json(results, options.json_path)
+        log(f"wrote {options.json_path}")
+    if options.markdown_path is not None:
+        options.markdown_path.parent.mkdir(parents=True, exist_ok=True)
+        options.markdown_path.write_text(report.markdown(results))
+        log(f"wrote {options.markdown_path}")
+    return results
+
+
+def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Scratch, log: Any) -> dict[str, Any]:
+    embedder = _embedder(settings)
+    started = time.perf_counter()
+    embedder.embed("warm up")
+    model_load_s = time.perf_counter() - started
+    log(f"model {embedder.model_id} loaded in {model_load_s:.1f} s")
+
+    base_texts = corpus.base_texts(p.bases)
+    started = time.perf_counter()
+    base_vectors = np.vstack(embedder.embed_many(base_texts)).astype(np.float32)
+    log(f"embedded {len(base_texts)} base texts in {time.perf_counter() - started:.1f} s (real MiniLM)")
+    source = dataset.Corpus(texts=base_texts, vectors=base_vectors, model_id=embedder.model_id)
+    query_texts = corpus.query_texts(p.queries)
+    query_vectors = embedder.embed_many(query_texts)
+    queries = list(zip(query_texts, query_vectors, strict=True))
+
+    log(f"query embedding: {p.queries} queries")
+    query_embedding = measure.query_embedding(embedder, query_texts)
+    log(f"query embedding p95 {query_embedding['p95_ms']:.2f} ms")
+
+    rng = np.random.default_rng(2026)
+    counter = tokenizer.load_tokenizer()
+    tenants = [f"t{i:02d}" for i in range(p.tenants)]
+    butlers_dir = Path(tempfile.mkdtemp(prefix="pymem-bench-butlers-"))
+    with dataset.migrator(scratch) as conn:
+        index_defs = dataset.vector_index_defs(conn)
+    scales: list[dict[str, Any]] = []
+    loads: list[dict[str, Any]] = []
+    ingest: dict[str, Any] = {}
+    filtered: dict[str, Any] = {}
+    hnsw: dict[str, Any] = {}
+    largest = max(p.sizes)
+    for size in p.sizes:
+        data = _load(scratch, index_defs, tenants, size, source, rng, counter, p, log, loads)
+        scale: dict[str, Any] = {"tenants": p.tenants, "memories_per_tenant": size, "query_tenant": QUERY_TENANT}
+        if size == largest:
+            log(f"ingest (batch): {p.small_tenant} memories for tenant {SMALL_TENANT!r}, real embeddings")
+            ingest["batch"] = measure.batch_ingest(scratch, embedder, SMALL_TENANT, p.small_tenant, log)
+            log(f"ingest (batch): {ingest['batch']['per_s']} memories/s")
+            log(f"ingest (MCP): {p.mcp_ingest} memories for tenant {MCP_TENANT!r}")
+            ingest["mcp"] = measure.mcp_ingest(scratch, embedder, MCP_TENANT, p.mcp_ingest, butlers_dir, log)
+            log(f"ingest (MCP): {ingest['mcp']['per_s']} memories/s")
+        with dataset.migrator(scratch) as conn:
+            scale["table_sizes"] = dataset.table_sizes(conn)
+        scale["rows_total"] = sum(t["rows"] for t in scale["table_sizes"].values())
+        label = f"{size} x {p.tenants}"
+        log(f"{label}: memory_search / memory_recall in SQL, {p.queries} queries each")
+        scale.update(measure.sql_queries(scratch, QUERY_TENANT, queries))
+        log(f"{label}: memory_search / memory_recall through MCP, {p.queries} queries each")
+        scale.update(measure.mcp_queries(scratch, embedder, QUERY_TENANT, query_texts, butlers_dir))
+        scale["keyword_match_share"] = measure.keyword_share(scratch, QUERY_TENANT, query_texts[:20])
+        log(f"{label}: hot memory, {p.queries} calls")
+        scale["hot_memory"] = measure.hot_memory(scratch, data[0], p.queries)
+        log(
+            f"{label}: recall p95 SQL {scale['recall_sql']['p95_ms']:.1f} ms, MCP {scale['recall_mcp']['p95_ms']:.1f}"
+            f" ms; search p95 SQL {scale['search_sql']['p95_ms']:.1f} ms, MCP {scale['search_mcp']['p95_ms']:.1f} ms;"
+            f" hot memory p95 {scale['hot_memory']['p95_ms']:.2f} ms"
+        )
+        if size == largest:
+            log(f"filtered recall@10: tenant {SMALL_TENANT!r}, {p.recall_queries} queries")
+            filtered = measure.filtered_recall(scratch, SMALL_TENANT, queries[: p.recall_queries])
+            filtered.update(tenant=SMALL_TENANT, tenant_rows=p.small_tenant, table_rows=scale["rows_total"])
+            log(
+                f"filtered recall@10 = {filtered['recall_at_k']} as configured,"
+                f" {filtered['index']['recall_at_k']} through the vector index"
+            )
+            log(f"HNSW recall@10: {p.recall_queries} queries")
+            hnsw = measure.hnsw_recall(scratch, [v for _, v in queries[: p.recall_queries]])
+            log(
+                "HNSW recall@10 by ef_search: "
+                + ", ".join(f"{ef}: {r['recall_at_k']}" for ef, r in hnsw["by_ef_search"].items())
+            )
+        scales.append(scale)
+
+    log(f"cold start of `pymem serve`: {p.cold_starts} run(s)")
+    cold = measure.cold_start(scratch, QUERY_TENANT, butlers_dir, p.cold_starts, log)
+
+    janitor_total = p.janitor_tenants * p.janitor_per_tenant
+    log(f"janitor: loading {janitor_total} memories (10% of the episodes expired)")
+    _load(
+        scratch,
+        index_defs,
+        tenants[: p.janitor_tenants],
+        p.janitor_per_tenant,
+        source,
+        rng,
+        counter,
+        p,
+        log,
+        loads,
+        expired_share=0.1,
+    )
+    janitor = measure.janitor(scratch, log)
+    janitor["memories"] = janitor_total
+
+    machine = report.machine(scratch.migrator_dsn, embedder)
+    results: dict[str, Any] = {
+        "pymem_bench": 1,
+        "command": options.command,
+        "machine": machine,
+        "config": {
+            "scale": options.scale,
+            "quick": options.quick,
+            "tenants": p.tenants,
+            "sizes": p.sizes,
+            "queries": p.queries,
+            "recall_queries": p.recall_queries,
+            "small_tenant_rows": p.small_tenant,
+            "mcp_ingest": p.mcp_ingest,
+            "cold_starts": p.cold_starts,
+            "maintenance_work_mem": p.maintenance_work_mem,
+            "database": scratch.name,
+        },
+        "model_load_s": round(model_load_s, 3),
+        "data": {"notes": _notes(p, len(base_texts)), "loads": loads},
+        "query_embedding": query_embedding,
+        "ingest": ingest,
+        "cold_start": cold,
+        "scales": scales,
+        "filtered_recall": filtered,
+        "hnsw_recall": hnsw,
+        "janitor": janitor,
+    }
+    results["targets"] = _targets(results)
+    return results
+
+
+def _load(
+    scratch: dataset.Scratch,
+    index_defs: list[tuple[str, str]],
+    tenants: list[str],
+    size: int,
+    source: dataset.Corpus,
+    rng: np.random.Generator,
+    counter: Any,
+    p: Plan,
+    log: Any,
+    loads: list[dict[str, Any]],
+    *,
+    expired_share: float = 0.0,
+) -> list[dataset.TenantData]:
+    label = f"{size} x {len(tenants)}"
+    log(f"{label}: emptying tables, dropping vector indexes, COPYing {size * len(tenants)} memories")
+    data = []
+    with dataset.migrator(scratch) as conn:
+        dataset.reset_tables(conn, index_defs)
+        started = time.perf_counter()
+        for i, tenant in enumerate(tenants):
+            data.append(dataset.load_tenant(conn, tenant, size, source, rng, counter, expired_share=expired_share))
+            if (i + 1) % max(1, len(tenants) // 5) == 0 or i + 1 == len(tenants):
+                log(f"{label}: loaded {i + 1}/{len(tenants)} tenants")
+        copy_s = time.perf_counter() - started
+        log(f"{label}: COPY in {copy_s:.1f} s; building vector indexes, maintenance_work_mem {p.maintenance_work_mem}")
+        started = time.perf_counter()
+        timings = dataset.build_indexes(conn, index_defs, p.maintenance_work_mem, workers=1)
+        index_s = time.perf_counter() - started
+        log(f"{label}: indexes + ANALYZE in {index_s:.1f} s")
+    loads.append(
+        {
+            "memories_per_tenant": size,
+            "tenants": len(tenants),
+            "rows": size * len(tenants),
+            "copy_s": round(copy_s, 2),
+            "index_s": round(index_s, 2),
+            "steps_s": {k: round(v, 2) for k, v in timings.items()},
+            "expired_episode_share": expired_share,
+        }
+    )
+    return data
+
+
+def _notes(p: Plan, bases: int) -> list[str]:
+    return [
+        "Scale data is synthetic: texts are built from templates about diet, travel, work, health, finance,"
+        " family, hobbies, home, tech and communication (so full-text search has real words to match); each"
+        f" row's vector is derived from real MiniLM embeddings of {bases} base texts: base + U(0, 0.5) x a"
+        " second base + Gaussian noise (norm 0.35), renormalised. The row's text is its base text plus a clause"
+        " of the second base.",
+        "Scale data was loaded as setup, not measured as ingest: binary COPY as the migrator into the scratch"
+        " database with session_replication_role = replica (no per-row audit-event triggers; decay rates filled"
+        " by the loader), vector indexes dropped before and rebuilt after with maintenance_work_mem"
+        f" {p.maintenance_work_mem} and one parallel worker, then ANALYZE. Embeddings are stored inline"
+        " (STORAGE PLAIN).",
+        "Mix per tenant: 50% facts, 35% episodes (5 butlers, 4 sessions each, created in the last 6.5 days),"
+        " 15% rules; facts and rules created in the last 30 days.",
+        f"The small tenant {SMALL_TENANT!r} ({p.small_tenant} memories, 1% of the largest table, at least 30)"
+        " and the MCP-ingest tenant hold real embeddings of distinct texts, stored through the SQL API and the"
+        " MCP tools: the ingest measurements are those stores. Filtered recall is measured on that tenant.",
+        "Queries: real MiniLM embeddings of template questions; latencies are per call with a precomputed"
+        " embedding (SQL) or embedding included (MCP: in-process client session against the server `pymem serve`"
+        " builds), as pymem_app bound to one tenant by RLS; search and recall bump reference counts as in use.",
+    ]
+
+
+def _targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    by_name = {t.name: t for t in report.TARGETS}
+    largest = results["scales"][-1]
+    scale_label = f"{largest['memories_per_tenant']} memories x {largest['tenants']} tenants"
+    at_100k = largest["memories_per_tenant"] >= 100000
+    jan = results["janitor"]
+    filtered = results["filtered_recall"]
+    hnsw = results["hnsw_recall"]
+    quick = " (--quick: tiny sizes, not comparable)" if results["config"]["quick"] else ""
+    rows = [
+        report.target_row(
+            by_name["recall_e2e_p95_ms_100k"],
+            largest["recall_mcp"]["p95_ms"],
+            (f"{scale_label}" if at_100k else f"largest scale run: {scale_label}; only --scale 1m measures 100k")
+            + quick,
+        ),
+        report.target_row(
+            by_name["query_embed_p95_ms"],
+            results["query_embedding"]["p95_ms"],
+            f"{results['query_embedding']['n']} queries, {results['machine']['model_backend']}"
+            f" {results['machine']['model_variant']}" + quick,
+        ),
+        report.target_row(
+            by_name["serve_first_call_s"],
+            results["cold_start"]["first_call_median_s"],
+            f"median of {results['cold_start']['runs']} spawns, first call memory_stats" + quick,
+        ),
+        report.target_row(
+            by_name["batch_ingest_per_s"],
+            results["ingest"]["batch"]["per_s"],
+            f"{results['ingest']['batch']['memories']} memories into {scale_label}" + quick,
+        ),
+        report.target_row(
+            by_name["filtered_recall_at_10"],
+            filtered.get("recall_at_k"),
+            f"{filtered.get('queries')} queries, tenant of {filtered.get('tenant_rows')} rows among"
+            f" {filtered.get('table_rows')}, pymem.exact_search_rows {filtered.get('exact_search_rows')};"
+            f" forced through the vector index: {(filtered.get('index') or {}).get('recall_at_k')}" + quick,
+        ),
+        report.target_row(
+            by_name["hot_memory_p95_ms"],
+            largest["hot_memory"]["p95_ms"],
+            f"{largest['hot_memory']['n']} calls at {scale_label}" + quick,
+        ),
+        report.target_row(
+            by_name["janitor_10k_s"],
+            jan.get("seconds") if jan.get("measured") else None,
+            (f"{jan['memories']} memories" if jan.get("measured") else f"not measured: {jan.get('reason')}") + quick,
+        ),
+        report.target_row(
+            by_name["hnsw_recall_at_10"],
+            hnsw.get("recall_at_k"),
+            f"{hnsw.get('queries')} queries over {hnsw.get('table')} ({hnsw.get('rows')} rows, synthetic vectors"
+            f" plus the real ones of the ingest tenants), ef_search {hnsw.get('ef_search')} as memory_search sets"
+            " it; by ef_search: "
+            + ", ".join(f"{ef}: {r['recall_at_k']}" for ef, r in (hnsw.get("by_ef_search") or {}).items())
+            + quick,
+        ),
+    ]
+    return rows

@@ -1,0 +1,116 @@
+"""`pymem eval`: retrieval quality figures from the golden dataset (eval/golden/dataset.json) and,
+with --beir DIR, a BEIR dataset such as SciFact. Runs in a scratch database (default pymem_eval on
+the configured server), dropped and re-created every run; never in the user's memories."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from pymem.config import Settings
+from pymem.errors import InvalidArgumentError
+
+MODES = ("semantic", "keyword", "hybrid", "weighted")
+
+
+def _clean(value: Any) -> Any:
+    """NaN (no data) as null, so that the JSON is strict."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _eval(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem.embeddings import make_embedder
+    from pymem.evaluation import beir, harness
+    from pymem.evaluation.dataset import DEFAULT_DATASET, load_dataset
+    from pymem.evaluation.scratch import fresh_database
+
+    if args.k < 1 or args.k > 1000:
+        raise InvalidArgumentError("--k must be between 1 and 1000")
+    if args.tune and not args.beir:
+        raise InvalidArgumentError("--tune tunes the BEIR run on its train qrels: give --beir DIR too")
+    dataset_path = Path(args.dataset) if args.dataset else DEFAULT_DATASET
+    dataset = load_dataset(dataset_path)  # a bad dataset fails before the database is touched
+    beir_dir = Path(args.beir) if args.beir else None
+    if beir_dir is not None:
+        beir.load_beir(beir_dir)  # so does a bad BEIR folder
+    modes = tuple(dict.fromkeys(args.modes or MODES))
+    db = fresh_database(settings, args.database)
+    result = harness.run(
+        db.app_dsn,
+        dataset,
+        make_embedder(settings),
+        beir_dir=beir_dir,
+        tune=args.tune,
+        reference=not args.no_reference,
+        modes=modes,
+        k=args.k,
+        min_semantic=args.min_semantic,
+        min_keyword=args.min_keyword,
+        cache_dir=None if args.no_cache else Path(args.cache_dir),
+        dataset_path=dataset_path,
+    )
+    result = _clean(result)
+    print(harness.tables(result))
+    if args.json:
+        path = Path(args.json)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=1, default=str) + "\n")
+        print(f"pymem eval: wrote {path}", file=sys.stderr)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `pymem eval` to the subcommands of the `pymem` parser."""
+    from pymem.evaluation.golden import MIN_KEYWORD, MIN_SEMANTIC
+    from pymem.evaluation.harness import DEFAULT_CACHE
+    from pymem.evaluation.scratch import DEFAULT_NAME
+
+    ev = sub.add_parser(
+        "eval",
+        help="measure retrieval quality (golden dataset; BEIR with --beir)",
+        description="Store the golden dataset (eval/golden/dataset.json) in a scratch database, ask every question"
+        " in every search mode and print P@k, R@k, MRR, nDCG@10, latency and the contradiction/hallucination"
+        " checks; with --beir DIR also score a BEIR dataset (e.g. SciFact) on its test qrels. The scratch"
+        " database is dropped and re-created on every run.",
+    )
+    ev.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
+    ev.add_argument("--beir", metavar="DIR", help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv)")
+    ev.add_argument("--tune", action="store_true", help="BEIR: choose depth, rrf_k and weights on the train qrels")
+    ev.add_argument(
+        "--no-reference",
+        action="store_true",
+        help="BEIR: skip the client-side yardsticks (BM25 on pymem's lexemes, exact cosine, their RRF)",
+    )
+    ev.add_argument("--k", type=int, default=10, help="cut-off of P@k and R@k, and the search limit (default 10)")
+    ev.add_argument("--modes", nargs="+", choices=MODES, help="search modes to run (default: all four)")
+    ev.add_argument("--dataset", help="the golden dataset file (default: eval/golden/dataset.json)")
+    ev.add_argument(
+        "--database",
+        default=DEFAULT_NAME,
+        help=f"the scratch database, dropped and re-created (default {DEFAULT_NAME})",
+    )
+    ev.add_argument("--cache-dir", default=str(DEFAULT_CACHE), help="where embeddings are cached (default eval/.cache)")
+    ev.add_argument("--no-cache", action="store_true", help="embed everything again, without the cache")
+    ev.add_argument(
+        "--min-semantic",
+        type=float,
+        default=MIN_SEMANTIC,
+        help=f"no-answer threshold on the semantic score (default {MIN_SEMANTIC})",
+    )
+    ev.add_argument(
+        "--min-keyword",
+        type=float,
+        default=MIN_KEYWORD,
+        help=f"no-answer threshold on the keyword score in keyword mode (default {MIN_KEYWORD})",
+    )
+    ev.set_defaults(func=_eval)
