@@ -4,6 +4,7 @@ scripts, filters, deterministic ties and reference bumping (retrieval.md, hybrid
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
 
 from pymem.embeddings import Embedder
+from pymem.evaluation.reference import tsvector_terms
 from tests.conftest import Tenant
 from tests.sqlapi import call, store_episode, store_fact, store_rule
 from tests.test_schema import _fill_facts
@@ -92,6 +94,34 @@ def test_keyword_search_handles_stemming(as_tenant: Tenant) -> None:
         store_fact(conn, "user", "pet", "The user has a cat")
         rows = search(conn, "running", mode="keyword")
     assert [r["memory_id"] for r in rows] == [fact_id]
+
+
+def test_keyword_search_ranks_by_bm25(as_tenant: Tenant) -> None:
+    """A rare query word outweighs a common one (IDF), whatever the order of storage; keyword_score is
+    bm25/(bm25 + 1) with k1 = 0.9, b = 0.4 over the stored lexemes: tf = positions of the lexeme, the
+    length of a row = its distinct lexemes, averaged over the matched rows (here all of them)."""
+    with as_tenant("acme") as conn:
+        rare = store_fact(conn, "user", "allergy", "The user is allergic to penicillin")
+        common = [
+            store_fact(
+                conn, f"friend {h}", "drink", f"Friend {h} drinks coffee at noon" + ", coffee at night" * (h == 0)
+            )
+            for h in range(5)
+        ]
+        rows = search(conn, "penicillin coffee", mode="keyword", limit=10)
+        docs = {r[0]: tsvector_terms(r[1]) for r in conn.execute("select id, search_vector::text from pymem.facts")}
+    assert [r["memory_id"] for r in rows][:2] == [rare, common[0]]  # then the one with "coffee" twice
+    assert {r["memory_id"] for r in rows[1:]} == set(common)
+    avgdl = sum(len(t) for t in docs.values()) / len(docs)
+    for row in rows:
+        terms = docs[row["memory_id"]]
+        bm25 = 0.0
+        for lexeme in ("penicillin", "coffe"):
+            df = sum(lexeme in t for t in docs.values())
+            if lexeme in terms:
+                tf, norm = terms[lexeme], 1 - 0.4 + 0.4 * len(terms) / avgdl
+                bm25 += math.log(1 + (len(docs) - df + 0.5) / (df + 0.5)) * tf * 1.9 / (tf + 0.9 * norm)
+        assert row["keyword_tier"] == "fts" and row["keyword_score"] == pytest.approx(bm25 / (bm25 + 1))
 
 
 def test_keyword_search_always_runs_in_hybrid_mode(as_tenant: Tenant, embedder: Embedder) -> None:
@@ -421,6 +451,9 @@ def test_semantic_candidates_use_the_vector_index(
         conn.execute("set auto_explain.log_min_duration = 0")
         conn.execute("set auto_explain.log_nested_statements = on")
         conn.execute("set client_min_messages = log")
+        # 2000 rows in all is a table the planner would rather read and sort (exact, and cheap at this
+        # size); the index is what serves a tenant of a large table: discourage the sort
+        conn.execute("set enable_sort = off")
         with conn.transaction():
             conn.execute("select set_config('pymem.tenant_id', 'acme', true)")
             top = search(conn, "fact number", query_embedding=vectors[42], mode="semantic", limit=5)

@@ -1,7 +1,8 @@
 """Client-side reference rankings over what memory_search stores: BM25 over the facts' own
 search_vector lexemes (PostgreSQL's English stemming), exact cosine over their stored embeddings,
 and RRF of the two. Not pymem's retrieval: a yardstick that says how far the SQL keyword ranking
-(ts_rank_cd, which has no IDF) is from BM25 on the same lexemes, and what hybrid could reach.
+(BM25 with distinct-lexeme lengths, 130-candidates.sql) is from textbook BM25 on the same lexemes, and
+what hybrid could reach.
 
     pymem eval --beir DIR --reference
 """
