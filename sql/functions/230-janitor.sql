@@ -142,83 +142,63 @@ begin
         v_last := v_id;
         v_checked := v_checked + 1;
         -- the row and its live near-duplicates (nearest neighbours by the vector index), best first
-        if v_type = 'fact' then
-            select n.scope, n.embedding, n.embedding_model into v_row
-            from pymem.facts as n where n.tenant_id = v_tenant and n.id = v_id and n.validity = 'active';
-            continue when not found;
-            -- until the row is merged or has no live near-duplicate left (more than 10 take several rounds)
+        select n.scope, n.embedding, n.embedding_model into v_row
+        from (
+            select f.scope, f.embedding, f.embedding_model from pymem.facts as f
+            where v_type = 'fact' and f.tenant_id = v_tenant and f.id = v_id and f.validity = 'active'
+            union all
+            select r.scope, r.embedding, r.embedding_model from pymem.rules as r
+            where v_type = 'rule' and r.tenant_id = v_tenant and r.id = v_id and r.forgotten_at is null
+        ) as n;
+        continue when not found;
+        -- until the row is merged or has no live near-duplicate left (more than 10 take several rounds)
+        loop
+            v_survivor := null;
+            v_members := 0;
+            for v_group in
+                select g.id, g.reference_count, g.distance from (
+                    select n.id, n.confidence, n.importance as rank2, n.reference_count, n.created_at,
+                           0.0::double precision as distance
+                    from pymem.facts as n where v_type = 'fact' and n.tenant_id = v_tenant and n.id = v_id
+                    union all
+                    select n.id, n.confidence, n.effectiveness_score, n.reference_count, n.created_at, 0.0
+                    from pymem.rules as n where v_type = 'rule' and n.tenant_id = v_tenant and n.id = v_id
+                    union all
+                    select nn.* from (
+                        select n.id, n.confidence, n.importance, n.reference_count, n.created_at,
+                               n.embedding operator(public.<=>) v_row.embedding as distance
+                        from pymem.facts as n
+                        where v_type = 'fact' and n.tenant_id = v_tenant and n.scope = v_row.scope
+                          and n.validity = 'active' and n.embedding_model = v_row.embedding_model and n.id <> v_id
+                        order by n.embedding operator(public.<=>) v_row.embedding
+                        limit 10
+                    ) as nn
+                    where nn.distance < v_max_distance
+                    union all
+                    select nn.* from (
+                        select n.id, n.confidence, n.effectiveness_score, n.reference_count, n.created_at,
+                               n.embedding operator(public.<=>) v_row.embedding as distance
+                        from pymem.rules as n
+                        where v_type = 'rule' and n.tenant_id = v_tenant and n.scope = v_row.scope
+                          and n.forgotten_at is null and n.embedding_model = v_row.embedding_model and n.id <> v_id
+                        order by n.embedding operator(public.<=>) v_row.embedding
+                        limit 10
+                    ) as nn
+                    where nn.distance < v_max_distance
+                ) as g
+                order by g.confidence desc, g.rank2 desc, g.reference_count desc, g.created_at desc, g.id
             loop
-                v_survivor := null;
-                v_members := 0;
-                for v_group in
-                    select g.id, g.reference_count, g.distance from (
-                        select n.id, n.confidence, n.importance as rank2, n.reference_count, n.created_at,
-                               0.0::double precision as distance
-                        from pymem.facts as n where n.tenant_id = v_tenant and n.id = v_id
-                        union all
-                        select nn.* from (
-                            select n.id, n.confidence, n.importance, n.reference_count, n.created_at,
-                                   n.embedding operator(public.<=>) v_row.embedding as distance
-                            from pymem.facts as n
-                            where n.tenant_id = v_tenant and n.scope = v_row.scope and n.validity = 'active'
-                              and n.embedding_model = v_row.embedding_model and n.id <> v_id
-                            order by n.embedding operator(public.<=>) v_row.embedding
-                            limit 10
-                        ) as nn
-                        where nn.distance < v_max_distance
-                    ) as g
-                    order by g.confidence desc, g.rank2 desc, g.reference_count desc, g.created_at desc, g.id
-                loop
-                    v_members := v_members + 1;
-                    if v_survivor is null then
-                        v_survivor := v_group.id;
-                        continue;
-                    end if;
-                    perform pymem_private.janitor_merge('fact', v_tenant, v_survivor, v_group.id,
-                                                        v_group.reference_count, v_group.distance);
-                    v_merged := v_merged + 1;
-                end loop;
-                exit when v_members <= 1 or v_survivor <> v_id;
+                v_members := v_members + 1;
+                if v_survivor is null then
+                    v_survivor := v_group.id;
+                    continue;
+                end if;
+                perform pymem_private.janitor_merge(v_type, v_tenant, v_survivor, v_group.id,
+                                                    v_group.reference_count, v_group.distance);
+                v_merged := v_merged + 1;
             end loop;
-        else
-            select n.scope, n.embedding, n.embedding_model into v_row
-            from pymem.rules as n where n.tenant_id = v_tenant and n.id = v_id and n.forgotten_at is null;
-            continue when not found;
-            -- until the row is merged or has no live near-duplicate left (more than 10 take several rounds)
-            loop
-                v_survivor := null;
-                v_members := 0;
-                for v_group in
-                    select g.id, g.reference_count, g.distance from (
-                        select n.id, n.confidence, n.effectiveness_score as rank2, n.reference_count, n.created_at,
-                               0.0::double precision as distance
-                        from pymem.rules as n where n.tenant_id = v_tenant and n.id = v_id
-                        union all
-                        select nn.* from (
-                            select n.id, n.confidence, n.effectiveness_score, n.reference_count, n.created_at,
-                                   n.embedding operator(public.<=>) v_row.embedding as distance
-                            from pymem.rules as n
-                            where n.tenant_id = v_tenant and n.scope = v_row.scope and n.forgotten_at is null
-                              and n.embedding_model = v_row.embedding_model and n.id <> v_id
-                            order by n.embedding operator(public.<=>) v_row.embedding
-                            limit 10
-                        ) as nn
-                        where nn.distance < v_max_distance
-                    ) as g
-                    order by g.confidence desc, g.rank2 desc, g.reference_count desc, g.created_at desc, g.id
-                loop
-                    v_members := v_members + 1;
-                    if v_survivor is null then
-                        v_survivor := v_group.id;
-                        continue;
-                    end if;
-                    perform pymem_private.janitor_merge('rule', v_tenant, v_survivor, v_group.id,
-                                                        v_group.reference_count, v_group.distance);
-                    v_merged := v_merged + 1;
-                end loop;
-                exit when v_members <= 1 or v_survivor <> v_id;
-            end loop;
-        end if;
+            exit when v_members <= 1 or v_survivor <> v_id;
+        end loop;
     end loop;
     perform pg_catalog.set_config('pymem.reason', coalesce(v_saved_reason, ''), true);
     return query select v_last, v_checked, v_merged, v_checked < v_limit;
