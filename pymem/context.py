@@ -34,7 +34,7 @@ import numpy as np
 import psycopg
 from psycopg.rows import dict_row
 
-from pymem import tokenizer
+from pymem import token_counts
 from pymem.butlers import SECTIONS, ButlerConfig
 from pymem.errors import InvalidArgumentError, translate
 
@@ -270,7 +270,7 @@ def build_context(
     butler: ButlerConfig,
     token_budget: int | None = None,
     query_embedding: np.ndarray | None = None,
-    count_tokens: Callable[[str], int] = tokenizer.count_tokens,
+    count_tokens: Callable[[str], int] = token_counts.count_tokens,
 ) -> ContextBlock:
     """The context block of butler for trigger_prompt, at most token_budget tokens (default: the
     butler's context.token_budget). One call of pymem.memory_context_candidates, in the caller's

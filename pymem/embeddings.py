@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from pymem import tokenizer as _tokens
+from pymem import token_counts as _tokens
 
 if TYPE_CHECKING:
     from pymem.config import Settings

@@ -5,7 +5,7 @@
 
 The setting ends with the transaction (commit or rollback), so a pooled
 connection never carries a tenant into its next use; the pool's reset hook
-(pymem.db) checks that as a second guard.
+(pymem.pool) checks that as a second guard.
 """
 
 from __future__ import annotations

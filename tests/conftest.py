@@ -22,8 +22,8 @@ from psycopg_pool import ConnectionPool
 from pytest_postgresql import factories
 
 from pymem import embedded, migrate
-from pymem.db import make_pool
 from pymem.embeddings import Embedder
+from pymem.pool import make_pool
 from pymem.tenancy import tenant_transaction
 
 ALL_TABLES = {

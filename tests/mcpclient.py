@@ -10,7 +10,7 @@ from mcp.server import MCPServer
 from psycopg_pool import ConnectionPool
 
 from pymem.embeddings import Embedder, EmbeddingService
-from pymem.server import Runtime, ServerOptions, build_server
+from pymem.mcp_server import Runtime, ServerOptions, build_server
 
 TOOLS = {
     "memory_store_episode",

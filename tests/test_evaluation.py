@@ -13,10 +13,10 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
+from pymem.cli.evaluate import _clean
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.eval_cli import _clean
 from pymem.evaluation import beir, harness, metrics, reference
 from pymem.evaluation.dataset import CATEGORIES, DatasetError, load_dataset, parse_dataset
 from pymem.evaluation.golden import CHECK_KINDS

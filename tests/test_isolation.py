@@ -11,8 +11,8 @@ import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from pymem.db import make_pool
 from pymem.errors import NoTenantError, PermissionDeniedError, TenantConflictError, translate
+from pymem.pool import make_pool
 from pymem.tenancy import admin_transaction, tenant_transaction
 from tests.conftest import Tenant, app_dsn_for
 from tests.test_schema import insert_fact

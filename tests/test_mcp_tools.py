@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from psycopg_pool import ConnectionPool
 
-from pymem import tokenizer
+from pymem import token_counts
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
 from tests.mcpclient import TOOLS, call, call_error, stdio_like_server
@@ -373,7 +373,7 @@ async def test_context_within_budget_with_three_sections_and_quoted_memories(ser
         )
     text = block["text"]
     assert block["token_budget"] == 3000 and block["token_count"] <= 3000
-    assert block["token_count"] == tokenizer.count_tokens(text)  # the model's tokenizer, not characters / 4
+    assert block["token_count"] == token_counts.count_tokens(text)  # the model's tokenizer, not characters / 4
     for section in ("Facts", "Rules", "Recent episodes"):
         assert section in text
     included = {item["memory_id"] for item in block["items"]}

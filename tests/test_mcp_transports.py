@@ -26,7 +26,7 @@ from mcp.shared.exceptions import MCPError
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from pymem import embedded, migrate, tokens
+from pymem import bearer_tokens, embedded, migrate
 from tests.mcpclient import TOOLS, call, call_error
 
 pytestmark = pytest.mark.anyio
@@ -181,7 +181,7 @@ async def post_initialize(url: str, token: str | None) -> httpx2.Response:
 async def test_http_refuses_missing_bad_and_expired_tokens(http_server: str, served_db: str) -> None:
     assert (await post_initialize(http_server, None)).status_code == 401
     assert (await post_initialize(http_server, "pmt_not-a-real-token")).status_code == 401
-    expired = tokens.create_token(served_db, "http-a")
+    expired = bearer_tokens.create_token(served_db, "http-a")
     with psycopg.connect(served_db, autocommit=True) as conn:
         conn.execute(
             "update pymem_private.api_tokens set created_at = now() - interval '2 days',"
@@ -189,8 +189,8 @@ async def test_http_refuses_missing_bad_and_expired_tokens(http_server: str, ser
             (expired.id,),
         )
     assert (await post_initialize(http_server, expired.token)).status_code == 401
-    revoked = tokens.create_token(served_db, "http-a")
-    tokens.revoke_token(served_db, revoked.id)
+    revoked = bearer_tokens.create_token(served_db, "http-a")
+    bearer_tokens.revoke_token(served_db, revoked.id)
     assert (await post_initialize(http_server, revoked.token)).status_code == 401
 
 
@@ -199,15 +199,15 @@ async def test_http_refuses_a_token_without_the_read_scope_with_403(http_server:
     with psycopg.connect(served_db, autocommit=True) as conn:
         conn.execute(
             "select pymem_private.token_issue(%s, %s, array['memory:write'], null, 'write only')",
-            ("http-a", tokens.hash_token(token)),
+            ("http-a", bearer_tokens.hash_token(token)),
         )
     assert (await post_initialize(http_server, token)).status_code == 403
 
 
 async def test_http_tokens_bind_the_tenant_and_scopes(http_server: str, served_db: str) -> None:
-    writer = tokens.create_token(served_db, "http-a")
-    reader = tokens.create_token(served_db, "http-a", read_only=True)
-    other = tokens.create_token(served_db, "http-b")
+    writer = bearer_tokens.create_token(served_db, "http-a")
+    reader = bearer_tokens.create_token(served_db, "http-a", read_only=True)
+    other = bearer_tokens.create_token(served_db, "http-b")
     async with http_client(http_server, writer.token) as client:
         assert {t.name for t in (await client.list_tools()).tools} == TOOLS
         stored = await call(
@@ -227,8 +227,8 @@ async def test_http_tokens_bind_the_tenant_and_scopes(http_server: str, served_d
 async def test_http_admin_reaches_another_tenant_only_with_as_tenant_and_is_audited(
     http_server: str, served_db: str
 ) -> None:
-    owner = tokens.create_token(served_db, "http-c")
-    admin = tokens.create_token(served_db, "ops", admin=True)
+    owner = bearer_tokens.create_token(served_db, "http-c")
+    admin = bearer_tokens.create_token(served_db, "ops", admin=True)
     async with http_client(http_server, owner.token) as client:
         stored = await call(
             client, "memory_store_fact", subject="user", predicate="plan", content="User is on the gold plan"

@@ -20,10 +20,7 @@ from psycopg.conninfo import make_conninfo
 from psycopg.types.json import Jsonb
 
 from pymem import cli
-from pymem.db import make_pool
-from pymem.errors import InvalidArgumentError
-from pymem.tenancy import admin_transaction, tenant_transaction
-from pymem.tokens import (
+from pymem.bearer_tokens import (
     SCOPE_ADMIN,
     SCOPE_READ,
     SCOPE_WRITE,
@@ -35,6 +32,9 @@ from pymem.tokens import (
     revoke_token,
     verify_token,
 )
+from pymem.errors import InvalidArgumentError
+from pymem.pool import make_pool
+from pymem.tenancy import admin_transaction, tenant_transaction
 from tests.conftest import app_dsn_for
 
 
@@ -342,7 +342,7 @@ def test_the_mcp_verifier_logs_database_errors_and_refuses(
     issued = create_token(db_dsn, "acme")
     with make_pool(analyst, min_size=1, max_size=1) as pool:  # a login without EXECUTE on token_verify
         verifier = PymemTokenVerifier(pool)
-        with caplog.at_level(logging.WARNING, logger="pymem.tokens"):
+        with caplog.at_level(logging.WARNING, logger="pymem.bearer_tokens"):
             assert anyio.run(verifier.verify_token, issued.token) is None
     assert "InsufficientPrivilege" in caplog.text
     assert issued.token not in caplog.text

@@ -22,12 +22,12 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from pgvector.psycopg import register_vector
 
-from pymem import api, tokenizer
+from pymem import api, token_counts
 from pymem.bench import corpus
 from pymem.bench.dataset import MIX, Scratch, TenantData
-from pymem.db import make_pool
 from pymem.embeddings import Embedder, EmbeddingService
-from pymem.server import ServerOptions, build_server
+from pymem.mcp_server import ServerOptions, build_server
+from pymem.pool import make_pool
 from pymem.tenancy import tenant_transaction
 
 Log = Callable[[str], None]
@@ -230,7 +230,7 @@ def batch_ingest(
     texts = corpus.unique_texts(count, seed=5)
     kinds = ["fact", "episode", "rule"]
     weights = [MIX[k] for k in kinds]
-    counter = tokenizer.load_tokenizer()
+    counter = token_counts.load_tokenizer()
     batches: queue.Queue[tuple[list[str], list[np.ndarray], list[int]] | BaseException | None] = queue.Queue(2)
 
     def produce() -> None:

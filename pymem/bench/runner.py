@@ -22,7 +22,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from pymem import tokenizer
+from pymem import token_counts
 from pymem.bench import corpus, dataset, measure, report
 from pymem.config import Settings
 from pymem.embeddings import Embedder
@@ -162,7 +162,7 @@ def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Sc
     log(f"query embedding p95 {query_embedding['p95_ms']:.2f} ms")
 
     rng = np.random.default_rng(2026)
-    counter = tokenizer.load_tokenizer()
+    counter = token_counts.load_tokenizer()
     tenants = [f"t{i:02d}" for i in range(p.tenants)]
     butlers_dir = Path(tempfile.mkdtemp(prefix="pymem-bench-butlers-"))
     with dataset.migrator(scratch) as conn:

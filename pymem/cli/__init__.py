@@ -19,7 +19,12 @@ import logging
 import sys
 from pathlib import Path
 
-from pymem import __version__, bench_cli, embedded, eval_cli, maintenance_cli, migrate, model_cli, token_cli
+from pymem import __version__, embedded, migrate
+from pymem.cli import bench as bench_cli
+from pymem.cli import evaluate as eval_cli
+from pymem.cli import maintenance as maintenance_cli
+from pymem.cli import model as model_cli
+from pymem.cli import token as token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
 from pymem.errors import PymemError
@@ -69,7 +74,7 @@ def _migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _demo(args: argparse.Namespace, settings: Settings) -> int:
-    from pymem import demo
+    from pymem.cli import demo
 
     demo.run()
     return 0
@@ -111,7 +116,7 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _serve(args: argparse.Namespace, settings: Settings) -> int:
-    from pymem.serve import serve
+    from pymem.cli.serve import serve
 
     return serve(
         settings,
@@ -186,6 +191,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pymem: {exc}", file=sys.stderr)
         return 2
 
-
-if __name__ == "__main__":
-    sys.exit(main())

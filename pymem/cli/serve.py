@@ -16,14 +16,14 @@ from pathlib import Path
 from pymem import butlers
 from pymem.config import Settings
 from pymem.database import open_database
-from pymem.db import make_pool
 from pymem.embeddings import EmbeddingService, embedder_from_settings
 from pymem.errors import InvalidArgumentError
 from pymem.maintenance import record_embedding_model
-from pymem.server import ServerOptions, build_server
+from pymem.mcp_server import ServerOptions, build_server
+from pymem.pool import make_pool
 from pymem.tenancy import validate_tenant_id
 
-log = logging.getLogger("pymem.serve")
+log = logging.getLogger("pymem.cli.serve")
 
 
 def stdio_tenant(settings: Settings, tenant: str | None) -> str:

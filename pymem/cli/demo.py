@@ -18,9 +18,9 @@ from mcp import Client
 from pymem import butlers
 from pymem.config import Settings
 from pymem.database import open_database
-from pymem.db import make_pool
 from pymem.embeddings import EmbeddingService, embedder_from_settings
-from pymem.server import ServerOptions, build_server
+from pymem.mcp_server import ServerOptions, build_server
+from pymem.pool import make_pool
 from pymem.tenancy import tenant_transaction
 
 TENANT = "demo"

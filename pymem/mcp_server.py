@@ -41,7 +41,8 @@ from mcp_types import INVALID_PARAMS, ToolAnnotations
 from psycopg_pool import ConnectionPool
 from pydantic import Field
 
-from pymem import __version__, api, butlers, tokenizer
+from pymem import __version__, api, butlers, token_counts
+from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, translate
 from pymem.models import (
@@ -62,7 +63,6 @@ from pymem.models import (
     StoredMemory,
 )
 from pymem.tenancy import act_as_transaction, tenant_transaction
-from pymem.tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -181,7 +181,7 @@ async def _stored_text(ctx: Context, text: str) -> dict[str, Any]:
     """The embedding, model id and token count that go with a stored text."""
     runtime = _runtime(ctx)
     vector = await _embed(ctx, text)
-    tokens = await anyio.to_thread.run_sync(tokenizer.count_tokens, text)
+    tokens = await anyio.to_thread.run_sync(token_counts.count_tokens, text)
     return {
         "embedding": vector,
         "embedding_model": runtime.embeddings.model_id if vector is not None else None,
@@ -616,7 +616,7 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
 
     auth_kwargs: dict[str, Any] = {}
     if options.http_url is not None:
-        from pymem.tokens import PymemTokenVerifier
+        from pymem.bearer_tokens import PymemTokenVerifier
 
         auth_kwargs = {
             "token_verifier": PymemTokenVerifier(options.pool),

@@ -8,7 +8,7 @@ import sys
 import uuid
 from datetime import UTC, datetime, timedelta
 
-from pymem import tokens
+from pymem import bearer_tokens
 from pymem.config import Settings
 from pymem.database import open_database
 from pymem.errors import InvalidArgumentError, NotFoundError
@@ -23,7 +23,7 @@ def _create(args: argparse.Namespace, settings: Settings) -> int:
         raise InvalidArgumentError("--expires-in is a positive number of days")
     expires_in = timedelta(days=args.expires_in) if args.expires_in is not None else None
     db = open_database(settings)
-    issued = tokens.create_token(
+    issued = bearer_tokens.create_token(
         db.migrator_dsn,
         args.tenant,
         admin=args.admin,
@@ -46,7 +46,7 @@ def _create(args: argparse.Namespace, settings: Settings) -> int:
 
 def _list(args: argparse.Namespace, settings: Settings) -> int:
     db = open_database(settings)
-    rows = tokens.list_tokens(db.migrator_dsn, args.tenant)
+    rows = bearer_tokens.list_tokens(db.migrator_dsn, args.tenant)
     if not rows:
         print("no tokens" + (f" for tenant {args.tenant!r}" if args.tenant else ""), file=sys.stderr)
         return 0
@@ -77,7 +77,7 @@ def _revoke(args: argparse.Namespace, settings: Settings) -> int:
     except ValueError:
         raise InvalidArgumentError(f"{args.token_id!r} is not a token id (a UUID from pymem token list)") from None
     db = open_database(settings)
-    if not tokens.revoke_token(db.migrator_dsn, token_id):
+    if not bearer_tokens.revoke_token(db.migrator_dsn, token_id):
         raise NotFoundError(f"no active token {token_id}", hint="pymem token list shows the tokens and their status")
     print(f"revoked {token_id}")
     return 0
