@@ -190,4 +190,3 @@ def main(argv: list[str] | None = None) -> int:
     except PymemError as exc:
         print(f"pymem: {exc}", file=sys.stderr)
         return 2
-
