@@ -9,7 +9,9 @@ other files (MEMORY.md) do not decay. The facts are 'permanent': dated files age
 their date, not through confidence.
 
 Importing again is idempotent: an unchanged chunk is left alone, a changed one supersedes
-its fact, and the chunks a file no longer has are retracted. Each file is imported in one
+its fact, and the chunks a file no longer has are retracted. That decision is SQL's
+(sql/functions/250-import.sql): pymem.memory_import_plan says which chunks need an embedding,
+this module embeds them, and pymem.memory_import_file writes. Each file is imported in one
 transaction of the tenant, so a failure leaves no half-imported file.
 """
 
@@ -23,33 +25,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg.types.json import Jsonb
 
+from pymem import api
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError, translate
 from pymem.tenancy import tenant_transaction
 
 MAX_CHUNK_TOKENS = 200
 ACTOR = "pymem-import"
-TAGS = ["imported"]
 
 _DATED_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.md", re.IGNORECASE)
 _HEADING = re.compile(r"#{1,6}(?:\s|$)")
 _FENCE = re.compile(r"\s{0,3}(```|~~~)")
 # ever finer places to cut a block that is too long: lines, sentences, words
 _CUTS = ((re.compile(r"\n"), "\n"), (re.compile(r"(?<=[.!?;:])\s+"), " "), (re.compile(r"\s+"), " "))
-
-EXISTING = """
-select id, predicate, content, scope, metadata from pymem.facts
- where subject = %s and validity = 'active' and metadata ? 'source_path'"""
-STORE_FACT = """
-select pymem.memory_store_fact(subject => %(subject)s, predicate => %(predicate)s, content => %(content)s,
-    permanence => 'permanent', scope => %(scope)s, tags => %(tags)s, source_butler => %(butler)s,
-    embedding => %(embedding)s, embedding_model => %(model)s, token_count => %(tokens)s,
-    metadata => %(metadata)s)"""
-FORGET_FACT = "select * from pymem.memory_forget(type => 'fact', id => %s, reason => %s)"
 
 
 @dataclass(frozen=True)
@@ -247,57 +239,48 @@ def import_file(
     butler: str | None = None,
     max_tokens: int = MAX_CHUNK_TOKENS,
 ) -> FileImport:
-    """Import one file in one transaction of tenant; see the module's docstring."""
+    """Import one file in one transaction of tenant; see the module's docstring.
+
+    SQL decides what changes (pymem.memory_import_plan, then pymem.memory_import_file); this
+    function only cuts the file into chunks and embeds the chunks the plan says need it."""
     chunks = chunk_markdown(_read(file), embedder.count_tokens, max_tokens)
     date = source_date(file.path.name)
-    wanted: dict[str, tuple[str, dict[str, Any]]] = {}
-    for n, chunk in enumerate(chunks, start=1):
-        metadata: dict[str, Any] = {"source_path": file.subject, "chunk": n}
-        if date is not None:
-            metadata["source_date"] = date
-        wanted[f"chunk {n}"] = (chunk, metadata)
+    common: dict[str, Any] = {
+        "subject": file.subject,
+        "chunks": chunks,
+        "scope": scope,
+        "source_date": None if date is None else dt.date.fromisoformat(date),
+    }
     try:
         with tenant_transaction(conn, tenant, actor=ACTOR):
-            existing = {row[1]: row for row in conn.execute(EXISTING, (file.subject,))}
-            changed = [
-                predicate
-                for predicate, (content, metadata) in wanted.items()
-                if predicate not in existing or existing[predicate][2:] != (content, scope, metadata)
-            ]
-            vectors = embedder.embed_many([wanted[p][0] for p in changed])
-            for predicate, vector in zip(changed, vectors, strict=True):
-                content, metadata = wanted[predicate]
-                conn.execute(
-                    STORE_FACT,
-                    {
-                        "subject": file.subject,
-                        "predicate": predicate,
-                        "content": content,
-                        "scope": scope,
-                        "tags": TAGS,
-                        "butler": butler,
-                        "embedding": vector,
-                        "model": embedder.model_id,
-                        "tokens": embedder.count_tokens(content),
-                        "metadata": Jsonb(metadata),
-                    },
-                )
-            leftovers = sorted(row[0] for predicate, row in existing.items() if predicate not in wanted)
-            for fact_id in leftovers:
-                conn.execute(FORGET_FACT, (fact_id, f"no longer in {file.subject}"))
+            plan = api.call(conn, "memory_import_plan", **common)
+            positions = [row["chunk"] for row in plan if row["needs_embedding"]]
+            embeddings: list[np.ndarray | None] = [None] * len(chunks)
+            token_counts: list[int | None] = [None] * len(chunks)
+            for n, vector in zip(positions, embedder.embed_many([chunks[n - 1] for n in positions]), strict=True):
+                embeddings[n - 1] = vector
+                token_counts[n - 1] = embedder.count_tokens(chunks[n - 1])
+            done = api.call_one(
+                conn,
+                "memory_import_file",
+                **common,
+                embeddings=embeddings if positions else None,
+                token_counts=token_counts if positions else None,
+                embedding_model=embedder.model_id,
+                butler=butler,
+            )
     except psycopg.Error as exc:
         error = translate(exc)
         if error is None:
             raise
         raise type(error)(f"{file.subject}: {error.args[0]}", hint=error.hint) from exc
-    new = sum(1 for p in changed if p not in existing)
     return FileImport(
         subject=file.subject,
-        chunks=len(chunks),
-        new=new,
-        updated=len(changed) - new,
-        unchanged=len(chunks) - len(changed),
-        retracted=len(leftovers),
+        chunks=done["chunk_count"],
+        new=done["new_count"],
+        updated=done["updated_count"],
+        unchanged=done["unchanged_count"],
+        retracted=done["retracted_count"],
     )
 
 

@@ -162,3 +162,14 @@ grant execute on function
 pymem_private.janitor_merge(text, text, uuid, uuid, integer, double precision),
 pymem_private.require_memory_type(text, text, text[])
 to pymem_app;
+
+-- Importing markdown memory files (sql/functions/250-import.sql): the application and bound analysts.
+grant execute on function
+pymem.memory_import_plan(text, text[], text, date),
+pymem.memory_import_file(text, text[], public.vector[], integer[], text, text, date, text)
+to pymem_app, pymem_analyst;
+grant execute on function
+pymem_private.import_chunk_metadata(text, integer, date),
+pymem_private.require_import_chunks(text[]),
+pymem_private.require_same_length(text, anyarray, integer)
+to pymem_app, pymem_analyst;
