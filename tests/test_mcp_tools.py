@@ -324,14 +324,31 @@ async def test_stats_with_scope_counts_global_and_that_scope(server: Any) -> Non
 
 async def test_arguments_are_validated_and_nothing_is_half_written(server: Any, as_tenant: Tenant) -> None:
     async with Client(server) as client:
-        assert "content" in await call_error(client, "memory_store_fact", subject="u", predicate="p", content="  ")
-        assert "importance" in await call_error(client, "memory_store_episode", content="x", butler="b", importance=11)
-        await call_error(client, "memory_store_fact", subject="u", predicate="p", content="c", permanence="forever")
-        await call_error(client, "memory_search", query="diet", mode="fuzzy")
-        await call_error(client, "memory_search", query="diet", types=["note"])
-        await call_error(client, "memory_get", type="fact", id="not-a-uuid")
-        assert "subject" in await call_error(client, "memory_store_fact", subject="", predicate="p", content="c")
-        await call_error(client, "memory_recall", topic="diet", limit=0)
+        # each refusal names the argument and what it must be (the tool's schema, or the SQL function's PM002)
+        for tool, arguments, expected in [
+            ("memory_store_fact", {"subject": "u", "predicate": "p", "content": "  "}, "content must not be empty"),
+            (
+                "memory_store_episode",
+                {"content": "x", "butler": "b", "importance": 11},
+                "importance\n  Input should be less than or equal to 10",
+            ),
+            (
+                "memory_store_fact",
+                {"subject": "u", "predicate": "p", "content": "c", "permanence": "forever"},
+                "permanence\n  Input should be 'permanent', 'stable', 'standard', 'volatile' or 'ephemeral'",
+            ),
+            ("memory_search", {"query": "diet", "mode": "fuzzy"}, "mode\n  Input should be 'hybrid', 'semantic'"),
+            ("memory_search", {"query": "diet", "types": ["note"]}, "types.0\n  Input should be 'episode', 'fact'"),
+            ("memory_get", {"type": "fact", "id": "not-a-uuid"}, "id\n  Input should be a valid UUID"),
+            (
+                "memory_store_fact",
+                {"subject": "", "predicate": "p", "content": "c"},
+                "subject must be a non-empty text: subject was ''",
+            ),
+            ("memory_recall", {"topic": "diet", "limit": 0}, "limit\n  Input should be greater than or equal to 1"),
+        ]:
+            message = await call_error(client, tool, **arguments)
+            assert expected in message, message
     with as_tenant("acme") as conn:
         counts = [conn.execute(f"select count(*) from pymem.{t}").fetchone() for t in ("facts", "episodes", "rules")]
     assert counts == [(0,), (0,), (0,)]
