@@ -8,11 +8,14 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+from mcp import Client
 from psycopg import errors
+from psycopg_pool import ConnectionPool
 
 from pymem import migrate
 from pymem.embeddings import DIMENSIONS, MODEL_ID, Embedder
 from tests.conftest import ALL_TABLES, Tenant
+from tests.mcpclient import call, stdio_like_server
 
 PERMANENCE = {"permanent": 0.0, "stable": 0.002, "standard": 0.008, "volatile": 0.03, "ephemeral": 0.1}
 
@@ -46,27 +49,33 @@ def test_episode_created_with_defaults(as_tenant: Tenant) -> None:
     assert created_at is not None and metadata == {} and forgotten_at is None
 
 
-def test_episode_embedding_generated_at_write_time(as_tenant: Tenant, embedder: Embedder) -> None:
+@pytest.mark.anyio
+async def test_episode_embedding_generated_at_write_time(
+    app_pool: ConnectionPool, embedder: Embedder, as_tenant: Tenant
+) -> None:
+    """Stored the way an agent stores it (the memory_store_episode tool, through a real MCP client):
+    the row holds the content's own 384-d MiniLM vector, its model id, its token count and a tsvector."""
     content = "User experiences nausea after dairy"
-    vector = embedder.embed(content)
-    assert vector.shape == (DIMENSIONS,)
-    assert np.isclose(np.linalg.norm(vector), 1.0, atol=1e-4)
+    async with Client(stdio_like_server(app_pool, embedder, "acme")) as client:
+        stored = await call(client, "memory_store_episode", content=content, butler="health")
+    assert stored["embedded"] is True
     with as_tenant("acme") as conn:
-        conn.execute(
-            "insert into pymem.episodes (butler, content, embedding, embedding_model, token_count)"
-            " values ('health', %s, %s, %s, %s)",
-            (content, vector, embedder.model_id, embedder.count_tokens(content)),
-        )
         row = conn.execute(
             "select vector_dims(embedding), embedding, embedding_model, token_count, search_vector::text"
-            " from pymem.episodes"
+            " from pymem.episodes where id = %s",
+            (stored["memory_id"],),
         ).fetchone()
     assert row is not None
-    dims, stored, model, tokens, search_vector = row
-    assert dims == 384
-    assert np.allclose(stored.to_numpy(), vector, atol=1e-6)
+    dims, stored_vector, model, tokens, search_vector = row
+    assert dims == DIMENSIONS == 384
+    vector = stored_vector.to_numpy()
+    assert np.isclose(np.linalg.norm(vector), 1.0, atol=1e-4)
+    # an embedding of the content made here, apart from the write path: the same vector ...
+    assert float(np.dot(vector, embedder.embed(content))) >= 0.9999
+    # ... and not just any MiniLM vector (another text is far from it)
+    assert float(np.dot(vector, embedder.embed("The user is planning a trip to Lisbon"))) < 0.5
     assert model == MODEL_ID
-    assert tokens == embedder.count_tokens(content) and tokens > 0
+    assert tokens == 5  # user experiences nausea after dairy
     assert "'nausea'" in search_vector and "'dairi'" in search_vector
 
 
