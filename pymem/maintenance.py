@@ -6,9 +6,11 @@
     summary = reembed(db.migrator_dsn, Embedder())           # re-embed rows of another model
     summary = run_janitor(db.migrator_dsn)                   # expire, deduplicate, re-check
 
-Everything that decides lives in SQL (sql/functions/220-index-health.sql, 230-janitor.sql,
-240-embedding-versions.sql); this module opens the connections, sets the tenant, embeds text and
-commits batch by batch. The dsn is the migrator's (a superuser, or a DBA that may SET ROLE
+Everything that decides lives in SQL (sql/functions/220-index-health.sql, 225-index-rebuild.sql,
+230-janitor.sql, 240-embedding-versions.sql), and so do the argument checks (PM002, raised here as
+pymem.errors.InvalidArgumentError before anything changes); this module opens the connections, sets
+the tenant, calls one SQL function at a time through pymem.api, embeds text, runs the rebuild DDL
+SQL returns and commits batch by batch. The dsn is the migrator's (a superuser, or a DBA that may SET ROLE
 pymem_owner and pymem_app): index health reads every tenant, and a rebuild needs the index owner.
 Work on a tenant's memories (re-embedding, the janitor) runs as pymem_app bound to that tenant, so
 the tenant policies apply to it as to any other call. With a pymem_app dsn, index health runs as
@@ -23,20 +25,18 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol, TextIO, cast
 
 import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg import sql
-from psycopg.rows import class_row, dict_row
 
-from pymem.errors import InvalidArgumentError, translate
+from pymem import api
+from pymem.errors import translate
 from pymem.tenancy import admin_transaction, tenant_transaction
 
 APP_ROLE = "pymem_app"
 ACTOR = "pymem maintenance"
-HNSW_DEFAULTS = {"m": 16, "ef_construction": 64}
 
 Progress = Callable[[int, int, str], None]
 """progress(done, total, what): called after each committed batch."""
@@ -78,6 +78,8 @@ class Rebuild:
     recall_before: float
     recall_after: float | None
     seconds: float
+    reset_options: list[str] = field(default_factory=list)
+    """The HNSW build options below pgvector's defaults that the rebuild reset."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +155,18 @@ def _is_superuser(conn: psycopg.Connection[Any]) -> bool:
 
 
 @contextmanager
+def _sql_errors() -> Iterator[None]:
+    """The SQLSTATEs a caller causes (PM002 for a bad argument, ...) as pymem.errors exceptions."""
+    try:
+        yield
+    except psycopg.Error as exc:
+        mapped = translate(exc)
+        if mapped is None:
+            raise
+        raise mapped from exc
+
+
+@contextmanager
 def _operator_transaction(conn: psycopg.Connection[Any], admin_tenant: str, reason: str) -> Iterator[None]:
     """A transaction that reads across tenants: as the migrator (superuser), or as an elevated
     pymem_admin (logged in admin_tenant's audit trail) when connected as pymem_app."""
@@ -171,13 +185,6 @@ def _tenant_work(conn: psycopg.Connection[Any], tenant: str) -> Iterator[None]:
         if conn.execute("select current_user").fetchone() != (APP_ROLE,):
             conn.execute("set local role pymem_app")
         yield
-
-
-def _raise_translated(exc: psycopg.Error) -> None:
-    mapped = translate(exc)
-    if mapped is not None:
-        raise mapped from exc
-    raise exc
 
 
 # Index health
@@ -199,62 +206,23 @@ def measure_index_health(
 ) -> list[IndexHealth]:
     """recall@k of every vector index against exact search, overall and filtered by tenant and tag
     (pymem.memory_index_health); saved (the first one per index and filter is the baseline) unless save=False."""
-    with _connect(dsn) as conn:
-        try:
-            with (
-                _operator_transaction(conn, admin_tenant, "index health"),
-                conn.cursor(row_factory=class_row(IndexHealth)) as cur,
-            ):
-                return cur.execute(
-                    "select * from pymem.memory_index_health(sample => %s, k => %s, min_recall => %s,"
-                    " max_drift => %s, tenant => %s, tag => %s, noise => %s, save => %s, action => %s)",
-                    (sample, k, min_recall, max_drift, tenant, tag, noise, save, action),
-                ).fetchall()
-        except psycopg.Error as exc:
-            _raise_translated(exc)
-            raise
+    arguments = {"sample": sample, "k": k, "min_recall": min_recall, "max_drift": max_drift, "tenant": tenant}
+    arguments |= {"tag": tag, "noise": noise, "save": save, "action": action}
+    with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "index health"):
+        return [IndexHealth(**row) for row in api.call(conn, "memory_index_health", **arguments)]
 
 
-def _index_options(conn: psycopg.Connection[Any], index: str) -> tuple[str, list[str] | None]:
-    row = conn.execute(
-        "select am.amname, c.reloptions from pg_class as c join pg_am as am on am.oid = c.relam"
-        " join pg_namespace as n on n.oid = c.relnamespace where n.nspname = 'pymem' and c.relname = %s",
-        (index,),
-    ).fetchone()
-    if row is None:
-        raise InvalidArgumentError(f"no index pymem.{index}")
-    return str(row[0]), list(row[1]) if row[1] is not None else None
-
-
-def _weak_build_options(method: str, options: list[str] | None) -> list[str]:
-    """The HNSW build options below pgvector's defaults (m=16, ef_construction=64): what a rebuild resets."""
-    if method != "hnsw" or not options:
-        return []
-    weak = []
-    for option in options:
-        name, _, value = option.partition("=")
-        if name in HNSW_DEFAULTS and value.isdigit() and int(value) < HNSW_DEFAULTS[name]:
-            weak.append(name)
-    return weak
-
-
-def rebuild_index(dsn: str, index: str) -> tuple[list[str] | None, list[str] | None, float]:
-    """Reset weak HNSW build options, then REINDEX INDEX CONCURRENTLY (autocommit: it cannot run in a
-    transaction or a function) as the index owner. Returns (options before, options after, seconds)."""
+def _run_ddl(dsn: str, statements: Sequence[str]) -> float:
+    """Run the statements pymem.memory_index_rebuild_plan returned, in order, as the index owner, on an
+    autocommit connection: REINDEX INDEX CONCURRENTLY cannot run in a transaction block, so no SQL function
+    can run it. Returns the seconds taken."""
     started = time.monotonic()
     with _connect(dsn) as conn:
-        method, before = _index_options(conn, index)
-        if not _is_superuser(conn):
-            conn.execute("set role pymem_owner")
-        name = sql.Identifier("pymem", index)
-        weak = _weak_build_options(method, before)
-        if weak:
-            conn.execute(
-                sql.SQL("alter index {} reset ({})").format(name, sql.SQL(", ").join(map(sql.Identifier, weak)))
-            )
-        conn.execute(sql.SQL("reindex index concurrently {}").format(name))
-        _, after = _index_options(conn, index)
-    return before, after, time.monotonic() - started
+        conn.execute("set role pymem_owner")
+        for statement in statements:
+            # the text comes from pymem.memory_index_rebuild_statements, which quotes the names itself
+            conn.execute(statement)
+    return time.monotonic() - started
 
 
 def maintain(
@@ -266,40 +234,58 @@ def maintain(
     max_drift: float = 0.05,
     force: bool = False,
     log: Callable[[str], None] | None = None,
+    admin_tenant: str = "default",
 ) -> MaintenanceResult:
-    """Measure index health; rebuild every index that is below threshold or drifted (all with force),
-    re-measure, and record each rebuild in pymem_private.index_rebuilds (REQ-MEM-005)."""
+    """Measure index health, then run the rebuilds pymem.memory_index_rebuild_plan decides (every index below
+    threshold or drifted; all with force), measure again and record each rebuild
+    (pymem.memory_record_index_rebuild)."""
     say = log or (lambda _message: None)
-    thresholds = {"sample": sample, "k": k, "min_recall": min_recall, "max_drift": max_drift}
-    before = measure_index_health(dsn, **thresholds)  # type: ignore[arg-type]
-    worst: dict[str, IndexHealth] = {}
-    for row in before:
-        if (force or not row.healthy) and (row.index_name not in worst or row.recall < worst[row.index_name].recall):
-            worst[row.index_name] = row
-    if not worst:
-        return MaintenanceResult(before=before, rebuilds=[], after=[])
-    done: list[tuple[str, str, list[str] | None, list[str] | None, float, datetime]] = []
-    for index, row in worst.items():
-        filter_name = row.filter_kind + (f" {row.filter_value}" if row.filter_value else "")
-        reason = (
-            f"recall@{k} {row.recall:.3f} ({filter_name}); threshold {min_recall:.2f}, drift {row.drift:.1%}"
-            f" (max {max_drift:.0%})" + ("; forced" if force and row.healthy else "")
+
+    def measure(action: str) -> list[IndexHealth]:
+        return measure_index_health(
+            dsn,
+            sample=sample,
+            k=k,
+            min_recall=min_recall,
+            max_drift=max_drift,
+            action=action,
+            admin_tenant=admin_tenant,
         )
-        say(f"rebuilding pymem.{index}: {reason}")
+
+    before = measure("measured")
+    with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "index rebuild plan"):
+        plan = api.call(conn, "memory_index_rebuild_plan", min_recall=min_recall, max_drift=max_drift, force=force)
+    if not plan:
+        return MaintenanceResult(before=before, rebuilds=[], after=[])
+    done: list[tuple[dict[str, Any], datetime, float]] = []
+    for step in plan:
+        say(f"rebuilding pymem.{step['index_name']}: {step['reason']}")
         started_at = datetime.now().astimezone()
-        options_before, options_after, seconds = rebuild_index(dsn, index)
-        done.append((index, reason, options_before, options_after, seconds, started_at))
-    after = measure_index_health(dsn, action="after_rebuild", **thresholds)  # type: ignore[arg-type]
+        done.append((step, started_at, _run_ddl(dsn, step["statements"])))
+    after = measure("after_rebuild")
     rebuilds = []
-    with _connect(dsn) as conn, conn.transaction():
-        for index, reason, options_before, options_after, seconds, started_at in done:
-            recall_after = min((r.recall for r in after if r.index_name == index), default=None)
-            conn.execute(
-                "select pymem_private.record_index_rebuild(%s, %s, %s, %s, %s, %s, %s)",
-                (index, started_at, reason, options_before, options_after, worst[index].recall, recall_after),
+    with _connect(dsn) as conn, _sql_errors(), conn.transaction():
+        for step, started_at, seconds in done:
+            recorded = api.call_one(
+                conn,
+                "memory_record_index_rebuild",
+                index_name=step["index_name"],
+                started_at=started_at,
+                reason=step["reason"],
+                options_before=step["options_before"],
+                recall_before=step["recall_before"],
             )
             rebuilds.append(
-                Rebuild(index, reason, options_before, options_after, worst[index].recall, recall_after, seconds)
+                Rebuild(
+                    index_name=step["index_name"],
+                    reason=step["reason"],
+                    options_before=step["options_before"],
+                    options_after=recorded["options_after"],
+                    recall_before=step["recall_before"],
+                    recall_after=recorded["recall_after"],
+                    seconds=seconds,
+                    reset_options=step["reset_options"],
+                )
             )
     return MaintenanceResult(before=before, rebuilds=rebuilds, after=after)
 
@@ -307,27 +293,22 @@ def maintain(
 # Embedding versions
 
 
+def _record_model(conn: psycopg.Connection[Any], model_id: str) -> str | None:
+    row = api.call_one(conn, "memory_record_embedding_model", model_id=model_id)
+    return cast(str | None, row["previous_model_id"])
+
+
 def record_embedding_model(dsn: str, model_id: str) -> str | None:
     """Record the model that embeds new text (the migrator's dsn); returns the previous one. Rows of any
     other model are then flagged: search finds them by keyword only until `pymem reembed`."""
-    with _connect(dsn) as conn:
-        try:
-            row = conn.execute("select * from pymem_private.set_embedding_model(%s)", (model_id,)).fetchone()
-        except psycopg.Error as exc:
-            _raise_translated(exc)
-            raise
-    assert row is not None
-    return row[0] if row[0] is not None else None
+    with _connect(dsn) as conn, _sql_errors():
+        return _record_model(conn, model_id)
 
 
 def embedding_status(dsn: str, *, admin_tenant: str = "default") -> list[dict[str, Any]]:
     """Memories per tenant, type and embedding model, with flagged = needs re-embedding."""
-    with (
-        _connect(dsn) as conn,
-        _operator_transaction(conn, admin_tenant, "embedding status"),
-        conn.cursor(row_factory=dict_row) as cur,
-    ):
-        return cur.execute("select * from pymem.memory_embedding_status()").fetchall()
+    with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "embedding status"):
+        return api.call(conn, "memory_embedding_status")
 
 
 def reembed(
@@ -339,37 +320,42 @@ def reembed(
     progress: Progress | None = None,
     admin_tenant: str = "default",
 ) -> ReembedSummary:
-    """Record embedder's model, then re-embed every flagged memory (another model, or none) tenant by
-    tenant, one committed batch at a time: an interrupted run resumes where it stopped."""
-    if not 1 <= batch <= 1000:
-        raise InvalidArgumentError("--batch must be between 1 and 1000")
+    """Plan (pymem.memory_reembed_plan: it checks the arguments before anything changes), record embedder's
+    model, then re-embed every flagged memory (another model, or none) tenant by tenant, one committed batch
+    at a time: an interrupted run resumes where it stopped."""
     started = time.monotonic()
-    previous = record_embedding_model(dsn, embedder.model_id)
-    summary = ReembedSummary(model_id=embedder.model_id, previous_model_id=previous)
-    flagged: dict[str, int] = {}
-    for row in embedding_status(dsn, admin_tenant=admin_tenant):
-        if row["flagged"] and (tenants is None or row["tenant_id"] in tenants):
-            flagged[row["tenant_id"]] = flagged.get(row["tenant_id"], 0) + int(row["memories"])
-    summary.flagged = sum(flagged.values())
-    summary.tenants = len(flagged)
-    if progress is not None:
-        progress(0, summary.flagged, "")
-    with _connect(dsn) as conn:
-        for tenant, _count in sorted(flagged.items()):
+    with _connect(dsn) as conn, _sql_errors():
+        with _operator_transaction(conn, admin_tenant, "re-embedding plan"):
+            plan = api.call(
+                conn,
+                "memory_reembed_plan",
+                model_id=embedder.model_id,
+                batch=batch,
+                tenants=list(tenants) if tenants is not None else None,
+            )
+        summary = ReembedSummary(model_id=embedder.model_id, previous_model_id=_record_model(conn, embedder.model_id))
+        summary.flagged = sum(int(row["memories"]) for row in plan)
+        summary.tenants = len(plan)
+        if progress is not None:
+            progress(0, summary.flagged, "")
+        for row in plan:
+            tenant = row["tenant_id"]
             while True:
                 with _tenant_work(conn, tenant):
-                    rows = conn.execute(
-                        "select memory_type, memory_id, content from pymem.memory_reembed_candidates(%s)", (batch,)
-                    ).fetchall()
-                    if not rows:
+                    candidates = api.call(conn, "memory_reembed_candidates", limit=batch)
+                    if not candidates:
                         break
-                    vectors = embedder.embed_many([r[2] for r in rows])
-                    with conn.cursor() as cur:
-                        cur.executemany(
-                            "select pymem.memory_set_embedding(%s, %s, %s, %s)",
-                            [(r[0], r[1], v, embedder.model_id) for r, v in zip(rows, vectors, strict=True)],
+                    vectors = embedder.embed_many([c["content"] for c in candidates])
+                    for candidate, vector in zip(candidates, vectors, strict=True):
+                        api.call(
+                            conn,
+                            "memory_set_embedding",
+                            type=candidate["memory_type"],
+                            id=candidate["memory_id"],
+                            embedding=vector,
+                            embedding_model=embedder.model_id,
                         )
-                summary.reembedded += len(rows)
+                summary.reembedded += len(candidates)
                 if progress is not None:
                     progress(summary.reembedded, max(summary.flagged, summary.reembedded), f"tenant {tenant}")
     summary.seconds = time.monotonic() - started
@@ -391,43 +377,41 @@ def run_janitor(
 ) -> JanitorSummary:
     """Tombstone expired episodes and merge near-duplicate facts and rules (> threshold cosine-similar,
     same tenant and scope), tenant by tenant as pymem_app, committing every batch; then re-check index
-    health (a pymem_app dsn needs tenants and skips nothing else). Running it twice changes nothing the
-    second time."""
-    if not 1 <= batch <= 1000:
-        raise InvalidArgumentError("--batch must be between 1 and 1000")
-    if not 0.5 <= threshold <= 1:
-        raise InvalidArgumentError("--threshold must be between 0.5 and 1")
+    health (a pymem_app dsn needs tenants and skips nothing else). pymem.memory_janitor_plan lists the work
+    and checks batch and threshold before anything changes. Running it twice changes nothing the second time."""
     started = time.monotonic()
     summary = JanitorSummary()
-    with _connect(dsn) as conn:
+    with _connect(dsn) as conn, _sql_errors():
         with _operator_transaction(conn, admin_tenant, "janitor"):
-            work = conn.execute(
-                "select tenant_id, expired_episodes, facts, rules from pymem_private.janitor_work()"
-            ).fetchall()
-        if tenants is not None:
-            work = [w for w in work if w[0] in tenants]
-        total = sum(int(w[2]) + int(w[3]) for w in work)
+            work = api.call(
+                conn,
+                "memory_janitor_plan",
+                batch=batch,
+                threshold=threshold,
+                tenants=list(tenants) if tenants is not None else None,
+            )
+        total = sum(int(w["facts"]) + int(w["rules"]) for w in work)
         done = 0
         summary.tenants = len(work)
         if progress is not None:
             progress(0, total, "")
-        for tenant, expired, _facts, _rules in work:
-            while expired:
-                with _tenant_work(conn, tenant):
-                    count = conn.execute("select pymem.memory_janitor_expire(%s)", (1000,)).fetchone()
-                n = int(count[0]) if count else 0
-                summary.episodes_expired += n
-                if n < 1000:
-                    break
+        for w in work:
+            tenant = w["tenant_id"]
+            if w["expired_episodes"]:
+                while True:
+                    with _tenant_work(conn, tenant):
+                        expired = int(api.call_scalar(conn, "memory_janitor_expire", limit=batch))
+                    summary.episodes_expired += expired
+                    if expired < batch:
+                        break
             for kind in ("fact", "rule"):
                 after = None
                 while True:
                     with _tenant_work(conn, tenant):
-                        row = conn.execute(
-                            "select * from pymem.memory_janitor_dedup(%s, %s, %s, %s)", (kind, after, batch, threshold)
-                        ).fetchone()
-                    assert row is not None
-                    after, checked, merged, finished = row
+                        row = api.call_one(
+                            conn, "memory_janitor_dedup", type=kind, after=after, limit=batch, threshold=threshold
+                        )
+                    after, checked, merged = row["last_id"], int(row["checked"]), int(row["merged"])
                     done += checked
                     if kind == "fact":
                         summary.facts_checked += checked
@@ -437,7 +421,7 @@ def run_janitor(
                         summary.rules_merged += merged
                     if progress is not None:
                         progress(min(done, total), total, f"tenant {tenant}: {kind}s")
-                    if finished or after is None:
+                    if row["done"] or after is None:
                         break
     if check_health:
         summary.health = measure_index_health(dsn, admin_tenant=admin_tenant)

@@ -17,10 +17,7 @@ from pymem.errors import InvalidArgumentError
 
 
 def _thresholds(args: argparse.Namespace) -> dict[str, Any]:
-    if not 1 <= args.sample <= 1000:
-        raise InvalidArgumentError("--sample must be between 1 and 1000")
-    if not 0 <= args.min_recall <= 1 or not 0 <= args.max_drift <= 1:
-        raise InvalidArgumentError("--min-recall and --max-drift are between 0 and 1")
+    """The measurement options; pymem.memory_index_health checks them (PM002) before it measures anything."""
     return {"sample": args.sample, "k": args.k, "min_recall": args.min_recall, "max_drift": args.max_drift}
 
 
@@ -72,7 +69,11 @@ def _maintain(args: argparse.Namespace, settings: Settings) -> int:
         print(
             f"rebuilt pymem.{rebuild.index_name} in {rebuild.seconds:.1f} s:"
             f" recall {rebuild.recall_before:.3f} -> {after}"
-            + (f" (build options reset from {','.join(rebuild.options_before)})" if rebuild.options_before else "")
+            + (
+                f" (reset {', '.join(rebuild.reset_options)}: were {','.join(rebuild.options_before or [])})"
+                if rebuild.reset_options
+                else ""
+            )
         )
     if not result.rebuilds:
         print("every index is healthy: nothing rebuilt")
@@ -82,8 +83,6 @@ def _maintain(args: argparse.Namespace, settings: Settings) -> int:
 def _reembed(args: argparse.Namespace, settings: Settings) -> int:
     from pymem.embeddings import make_embedder
 
-    if not 1 <= args.batch <= 1000:
-        raise InvalidArgumentError("--batch must be between 1 and 1000")
     if not settings.embeddings:
         raise InvalidArgumentError("embeddings are disabled (PYMEM_EMBEDDINGS=off): nothing to re-embed with")
     db = open_database(settings)

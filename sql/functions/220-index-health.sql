@@ -7,6 +7,52 @@
 -- pymem_app itself gets no grant and no bypass.
 
 -- noqa: disable=RF01
+create or replace function pymem_private.vector_indexes()
+returns table (
+    index_name text,
+    table_name text,
+    table_oid regclass,
+    index_method text,
+    index_options text[],
+    has_tags boolean,
+    is_valid boolean
+)
+language sql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select
+        ic.relname::text as index_name,
+        pg_catalog.format('%I.%I', n.nspname, tc.relname) as table_name,
+        i.indrelid::regclass as table_oid,
+        am.amname::text as index_method,
+        ic.reloptions as index_options,
+        coalesce(t.has_tags, false) as has_tags,
+        i.indisvalid as is_valid
+    from pg_catalog.pg_index as i
+    inner join pg_catalog.pg_class as ic on i.indexrelid = ic.oid
+    inner join pg_catalog.pg_class as tc on i.indrelid = tc.oid
+    inner join pg_catalog.pg_namespace as n on tc.relnamespace = n.oid
+    inner join pg_catalog.pg_am as am on ic.relam = am.oid
+    left join lateral (
+        select true as has_tags from pg_catalog.pg_attribute as a
+        where a.attrelid = i.indrelid and a.attname = 'tags' and not a.attisdropped
+    ) as t on true
+    where
+        n.nspname = 'pymem'
+        and tc.relname in ('episodes', 'facts', 'rules')
+        and am.amname in ('hnsw', 'ivfflat')
+    order by tc.relname, ic.relname;
+end;
+
+comment on function pymem_private.vector_indexes() is
+$$The approximate vector indexes (HNSW, IVFFlat) of pymem.episodes, facts and rules, read from the catalog: name,
+table, method, build options (reloptions, e.g. {m=4}), whether the table has tags, and whether the index is valid
+(a failed REINDEX CONCURRENTLY leaves an invalid one). What memory_index_health measures and maintain rebuilds.
+Example: select * from pymem_private.vector_indexes();$$;
+
+
 create or replace function pymem_private.index_recall(
     p_table regclass,
     p_filter text,
@@ -137,22 +183,7 @@ begin
             using errcode = 'PM002';
     end if;
     for v_index in
-        select
-            i.indexrelid::regclass as index_oid, ic.relname::text as index_name,
-            pg_catalog.format('%I.%I', n.nspname, tc.relname) as table_name, i.indrelid::regclass as table_oid,
-            am.amname::text as method, ic.reloptions as options,
-            exists (
-                select from pg_catalog.pg_attribute as a
-                where a.attrelid = i.indrelid and a.attname = 'tags' and not a.attisdropped
-            ) as has_tags
-        from pg_catalog.pg_index as i
-        join pg_catalog.pg_class as ic on ic.oid = i.indexrelid
-        join pg_catalog.pg_class as tc on tc.oid = i.indrelid
-        join pg_catalog.pg_namespace as n on n.oid = tc.relnamespace
-        join pg_catalog.pg_am as am on am.oid = ic.relam
-        where n.nspname = 'pymem' and tc.relname in ('episodes', 'facts', 'rules')
-          and am.amname in ('hnsw', 'ivfflat') and i.indisvalid
-        order by tc.relname, ic.relname
+        select x.* from pymem_private.vector_indexes() as x where x.is_valid order by x.table_name, x.index_name
     loop
         for v_filter in
             select 'overall'::text as kind, null::text as value
@@ -191,13 +222,13 @@ begin
                     index_name, table_name, index_method, index_options, filter_kind, filter_value,
                     sample_size, k, recall, baseline, action
                 ) values (
-                    v_index.index_name, v_index.table_name, v_index.method, v_index.options, v_filter.kind,
+                    v_index.index_name, v_index.table_name, v_index.index_method, v_index.index_options, v_filter.kind,
                     v_filter.value, v_measured.queries, v_k, v_measured.recall, v_baseline is null,
                     memory_index_health.action
                 );
             end if;
             return query select
-                v_index.index_name, v_index.table_name, v_index.method, v_index.options, v_filter.kind,
+                v_index.index_name, v_index.table_name, v_index.index_method, v_index.index_options, v_filter.kind,
                 v_filter.value, v_measured.queries, v_measured.recall, coalesce(v_baseline, v_measured.recall),
                 coalesce(v_drift, 0.0), v_measured.recall >= v_min_recall and coalesce(v_drift, 0.0) <= v_max_drift,
                 pg_catalog.now();

@@ -91,6 +91,23 @@ tenant policies.
 Example: select pymem_private.janitor_merge('fact', 'acme', survivor_id, loser_id, 0, 0.05);$$;
 
 
+create or replace function pymem_private.require_dedup_threshold(threshold double precision)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select pymem_private.require_range('threshold', threshold, 0.5, 1);
+end;
+
+comment on function pymem_private.require_dedup_threshold(double precision) is
+$$Returns the janitor's duplicate threshold (the cosine similarity above which two memories are merged), or raises
+PM002 when it is NULL, NaN or outside [0.5, 1]: the one place that limit is defined.
+Example: select pymem_private.require_dedup_threshold(0.85);$$;
+
+
 create or replace function pymem.memory_janitor_dedup(
     type text,
     after uuid default null,
@@ -116,7 +133,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     v_type text := pymem_private.require_memory_type('type', type, array['fact', 'rule']);
     v_limit integer := pymem_private.require_limit('limit', "limit");
-    v_max_distance double precision := 1.0 - pymem_private.require_range('threshold', threshold, 0.5, 1);
+    v_max_distance double precision := 1.0 - pymem_private.require_dedup_threshold(threshold);
     v_saved_reason text := pg_catalog.current_setting('pymem.reason', true);
     v_id uuid;
     v_row record;
@@ -268,3 +285,41 @@ comment on function pymem_private.janitor_work() is
 $$What the janitor has to look at, per tenant: expired episodes not yet tombstoned, active facts and live rules
 with an embedding. Reads every tenant: an elevated pymem_admin or the migrator.
 Example: select * from pymem_private.janitor_work();$$;
+
+
+create or replace function pymem.memory_janitor_plan(
+    batch integer default 500,
+    threshold double precision default 0.85,
+    tenants text[] default null
+)
+returns table (
+    tenant_id text,
+    expired_episodes bigint,
+    facts bigint,
+    rules bigint
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_batch integer := pymem_private.require_limit('batch', batch);
+    v_threshold double precision := pymem_private.require_dedup_threshold(threshold);
+begin
+    return query
+    select w.tenant_id, w.expired_episodes, w.facts, w.rules
+    from pymem_private.janitor_work() as w
+    where memory_janitor_plan.tenants is null or w.tenant_id = any(memory_janitor_plan.tenants)
+    order by w.tenant_id;
+end;
+$$;
+
+comment on function pymem.memory_janitor_plan(integer, double precision, text[]) is
+$$What a janitor run will look at, per tenant (all, or only those in tenants): expired episodes not yet tombstoned,
+active facts and live rules with an embedding. It first checks the run's arguments, so a bad one fails before
+anything changes: batch (rows per committed batch of memory_janitor_expire / memory_janitor_dedup) between 1 and
+1000, threshold (memory_janitor_dedup) between 0.5 and 1 (PM002). Reads every tenant: an elevated pymem_admin or
+the migrator.
+Example: select * from pymem.memory_janitor_plan(batch => 500, threshold => 0.85);$$;

@@ -242,3 +242,71 @@ comment on table pymem_private.embedding_config is
 $$One row: the embedding model that embeds new text (model_id, e.g. sentence-transformers/all-MiniLM-L6-v2), when
 and by whom it was recorded. Rows of pymem.episodes / facts / rules with another embedding_model are flagged for
 re-embedding. Only the owner has policies; tenant roles read it through pymem.memory_embedding_model().$$;
+
+
+create or replace function pymem.memory_record_embedding_model(model_id text)
+returns table (
+    previous_model_id text,
+    current_model_id text,
+    changed boolean
+)
+language sql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select
+        s.previous_model_id,
+        s.current_model_id,
+        s.changed
+    from pymem_private.set_embedding_model(memory_record_embedding_model.model_id) as s;  -- noqa: RF01
+end;
+
+comment on function pymem.memory_record_embedding_model(text) is
+$$Records the embedding model that embeds new text (pymem_private.set_embedding_model) and returns the previous
+one: what the server and `pymem reembed` do when they start. Rows of any other model become flagged for
+re-embedding; recording the same model again changes nothing. Operators only (the migrator login).
+Example: select * from pymem.memory_record_embedding_model('sentence-transformers/all-MiniLM-L6-v2');$$;
+
+
+create or replace function pymem.memory_reembed_plan(
+    model_id text,
+    batch integer default 100,
+    tenants text[] default null
+)
+returns table (
+    tenant_id text,
+    memories bigint
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_model text := pymem_private.require_text('model_id', model_id, 200);
+    v_batch integer := pymem_private.require_limit('batch', batch);
+begin
+    return query
+    select m.tenant_id, pg_catalog.count(*) as memories
+    from (
+        select e.tenant_id from pymem.episodes as e where e.embedding_model is distinct from v_model
+        union all
+        select f.tenant_id from pymem.facts as f where f.embedding_model is distinct from v_model
+        union all
+        select r.tenant_id from pymem.rules as r where r.embedding_model is distinct from v_model
+    ) as m
+    where memory_reembed_plan.tenants is null or m.tenant_id = any(memory_reembed_plan.tenants)
+    group by m.tenant_id
+    order by m.tenant_id;
+end;
+$$;
+
+comment on function pymem.memory_reembed_plan(text, integer, text[]) is
+$$What `pymem reembed` will re-embed with model_id, per tenant (all, or only those in tenants): how many memories
+were embedded by another model or not at all (once model_id is recorded, exactly the flagged ones of
+memory_embedding_status). It first checks the run's arguments, so a bad one fails before anything changes: model_id
+non-empty (at most 200 characters), batch (rows per committed batch of memory_reembed_candidates) between 1 and 1000
+(PM002). Reads every tenant: an elevated pymem_admin or the migrator.
+Example: select * from pymem.memory_reembed_plan('sentence-transformers/all-MiniLM-L6-v2', batch => 64);$$;

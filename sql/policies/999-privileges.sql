@@ -173,3 +173,16 @@ pymem_private.import_chunk_metadata(text, integer, date),
 pymem_private.require_import_chunks(text[]),
 pymem_private.require_same_length(text, anyarray, integer)
 to pymem_app, pymem_analyst;
+
+-- Rebuild, janitor and re-embedding plans (225-index-rebuild.sql, 230-janitor.sql, 240-embedding-versions.sql):
+-- they read every tenant or the index measurements, so an elevated pymem_admin (or the migrator).
+-- memory_record_index_rebuild and memory_record_embedding_model: operators only (no grant).
+grant execute on function
+pymem_private.vector_indexes(),
+pymem_private.index_weak_options(text, text[]),
+pymem.memory_index_rebuild_statements(text),
+pymem.memory_index_rebuild_plan(double precision, double precision, boolean),
+pymem.memory_janitor_plan(integer, double precision, text[]),
+pymem.memory_reembed_plan(text, integer, text[])
+to pymem_admin;
+grant execute on function pymem_private.require_dedup_threshold(double precision) to pymem_app, pymem_admin;

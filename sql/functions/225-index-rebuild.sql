@@ -1,0 +1,243 @@
+-- Rebuilding vector indexes (`pymem maintain`): SQL decides, Python runs the DDL.
+-- 1. pymem.memory_index_rebuild_plan reads the latest measurement of each index
+--    (pymem.memory_index_health) and returns the indexes to rebuild, why, the HNSW build options
+--    to reset and the exact statements to run;
+-- 2. the caller runs those statements as the index owner (pymem_owner) on an autocommit
+--    connection: REINDEX INDEX CONCURRENTLY cannot run inside a transaction block, so it cannot
+--    run inside a function either (a function always runs in its caller's transaction);
+-- 3. the caller measures again (action 'after_rebuild') and records each rebuild with
+--    pymem.memory_record_index_rebuild, which reads the options and the recall after from here.
+
+-- noqa: disable=RF01
+create or replace function pymem_private.index_weak_options(index_method text, options text[])
+returns text[]
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select coalesce(pg_catalog.array_agg(o.option_name order by o.n), '{}')
+    from (
+        select
+            x.n,
+            pg_catalog.split_part(x.opt, '=', 1) as option_name,
+            pg_catalog.split_part(x.opt, '=', 2) as option_value
+        from pg_catalog.unnest(index_weak_options.options) with ordinality as x (opt, n)
+    ) as o
+    inner join (values ('m', 16), ('ef_construction', 64)) as d (option_name, pgvector_default)
+        on o.option_name = d.option_name
+    where
+        index_weak_options.index_method = 'hnsw'
+        and o.option_value ~ '^[0-9]{1,9}$'
+        and o.option_value::integer < d.pgvector_default;
+end;
+
+comment on function pymem_private.index_weak_options(text, text[]) is
+$$The HNSW build options of an index that are below pgvector's defaults (m = 16, ef_construction = 64), in the
+order they were given: a rebuild resets them (ALTER INDEX ... RESET), so the graph is built with the defaults.
+Empty for any other method or when every option is at or above the default.
+Example: select pymem_private.index_weak_options('hnsw', '{m=4,ef_construction=64}');  -- {m}$$;
+
+
+create or replace function pymem.memory_index_rebuild_statements(index_name text)
+returns table (step integer, statement text)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_name text := pymem_private.require_text('index_name', index_name, 63);
+    v_index record;
+    v_reset text[];
+begin
+    select x.index_name, x.index_method, x.index_options into v_index
+    from pymem_private.vector_indexes() as x
+    where x.index_name = v_name;
+    if not found then
+        raise exception 'no vector index pymem.%', v_name
+            using errcode = 'PM002',
+                  detail = 'index_name must name an HNSW or IVFFlat index of pymem.episodes, facts or rules',
+                  hint = 'select index_name from pymem.memory_index_health(save => false) lists them.';
+    end if;
+    v_reset := pymem_private.index_weak_options(v_index.index_method, v_index.index_options);
+    -- REINDEX INDEX CONCURRENTLY cannot run in a transaction block, hence in no function: these are returned
+    -- for the caller to run one by one on an autocommit connection, as the index owner.
+    return query
+    select s.step, s.statement from (
+        select 1 as step, pg_catalog.format(
+            'alter index pymem.%I reset (%s)', v_index.index_name,
+            (select pg_catalog.string_agg(pg_catalog.quote_ident(r.name), ', ') from pg_catalog.unnest(v_reset) as r (name))
+        ) as statement
+        where pg_catalog.cardinality(v_reset) > 0
+        union all
+        select 2, pg_catalog.format('reindex index concurrently pymem.%I', v_index.index_name)
+    ) as s
+    order by s.step;
+end;
+$$;
+
+comment on function pymem.memory_index_rebuild_statements(text) is
+$$The DDL that rebuilds a vector index, in order: ALTER INDEX ... RESET (...) of the HNSW build options below
+pgvector's defaults (m = 16, ef_construction = 64), when there are any, then REINDEX INDEX CONCURRENTLY. The caller
+runs them as the index owner (pymem_owner) outside any transaction block: REINDEX CONCURRENTLY cannot run inside a
+transaction, so no function can run it. PM002 when index_name is no vector index of episodes, facts or rules.
+Example: select * from pymem.memory_index_rebuild_statements('facts_embedding_idx');$$;
+
+
+create or replace function pymem.memory_index_rebuild_plan(
+    min_recall double precision default 0.90,
+    max_drift double precision default 0.05,
+    force boolean default false
+)
+returns table (
+    index_name text,
+    table_name text,
+    index_method text,
+    options_before text[],
+    reset_options text[],
+    filter_kind text,
+    filter_value text,
+    k integer,
+    recall_before double precision,
+    drift double precision,
+    healthy boolean,
+    measured_at timestamptz,
+    reason text,
+    statements text[]
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_min_recall double precision := pymem_private.require_range('min_recall', min_recall, 0, 1);
+    v_max_drift double precision := pymem_private.require_range('max_drift', max_drift, 0, 1);
+    v_force boolean := memory_index_rebuild_plan.force;
+begin
+    if v_force is null then
+        raise exception 'force must be true or false, not NULL' using errcode = 'PM002';
+    end if;
+    return query
+    with
+    -- each index's latest measurement (one memory_index_health run: every filter it measured)
+    latest as (
+        select h.*, (
+            select b.recall from pymem_private.index_health as b
+            where b.baseline and b.index_name = h.index_name and b.filter_kind = h.filter_kind
+              and b.filter_value is not distinct from h.filter_value
+        ) as baseline_recall
+        from pymem_private.index_health as h
+        where h.measured_at = (
+            select pg_catalog.max(x.measured_at) from pymem_private.index_health as x where x.index_name = h.index_name
+        )
+    ),
+    judged as (
+        select l.*, d.drift, l.recall >= v_min_recall and d.drift <= v_max_drift as healthy
+        from latest as l
+        cross join lateral (
+            select case when l.baseline_recall > 0
+                        then greatest(0.0, (l.baseline_recall - l.recall) / l.baseline_recall) else 0.0 end as drift
+        ) as d
+    ),
+    -- per index the filter that condemns it: unhealthy first, then the lowest recall
+    worst as (
+        select distinct on (j.index_name) j.*
+        from judged as j
+        where v_force or not j.healthy
+        order by j.index_name, j.healthy, j.recall, j.filter_kind, j.filter_value nulls first
+    )
+    select
+        w.index_name, c.table_name, c.index_method, c.index_options, r.weak, w.filter_kind, w.filter_value, w.k, w.recall,
+        w.drift, w.healthy, w.measured_at,
+        pg_catalog.format(
+            'recall@%s %s (%s); threshold %s, drift %s (max %s)', w.k, pg_catalog.to_char(w.recall, 'FM0.000'),
+            w.filter_kind || coalesce(' ' || w.filter_value, ''), pg_catalog.to_char(v_min_recall, 'FM0.00'),
+            pg_catalog.to_char(w.drift * 100, 'FM9990.0') || '%', pg_catalog.to_char(v_max_drift * 100, 'FM990') || '%'
+        )
+        || case when pg_catalog.cardinality(r.weak) > 0 then pg_catalog.format(
+            '; build options %s below pgvector''s defaults (m=16, ef_construction=64): reset',
+            (select pg_catalog.string_agg(o.opt, ', ') from pg_catalog.unnest(c.index_options) as o (opt)
+             where pg_catalog.split_part(o.opt, '=', 1) = any(r.weak))
+        ) else '' end
+        || case when w.healthy then '; forced' else '' end,
+        (select pg_catalog.array_agg(s.statement order by s.step)
+         from pymem.memory_index_rebuild_statements(w.index_name) as s)
+    from worst as w
+    inner join pymem_private.vector_indexes() as c on c.index_name = w.index_name
+    cross join lateral pymem_private.index_weak_options(c.index_method, c.index_options) as r (weak)
+    order by w.index_name;
+end;
+$$;
+
+comment on function pymem.memory_index_rebuild_plan(double precision, double precision, boolean) is
+$$Which vector indexes `pymem maintain` rebuilds, from each index's latest measurement (pymem.memory_index_health):
+an index is rebuilt when one of its filters is unhealthy (recall < min_recall, 0.90, or drift = (baseline - recall)
+/ baseline > max_drift, 0.05), or always with force. One row per index, for the filter that condemns it (unhealthy
+first, then the lowest recall): its current build options, the HNSW options below pgvector's defaults (m = 16,
+ef_construction = 64) that the rebuild resets, the reason ("recall@10 0.620 (overall); threshold 0.90, drift 35.2%
+(max 5%); build options m=2, ef_construction=4 below pgvector's defaults (m=16, ef_construction=64): reset", with
+"; forced" for a healthy index rebuilt by force) and the statements to run (memory_index_rebuild_statements).
+Reads the measurements: an elevated pymem_admin or the migrator.
+Example: select index_name, reason, statements from pymem.memory_index_rebuild_plan(force => false);$$;
+
+
+create or replace function pymem.memory_record_index_rebuild(
+    index_name text,
+    started_at timestamptz,
+    reason text,
+    options_before text[],
+    recall_before double precision
+)
+returns table (
+    rebuild_id bigint,
+    options_after text[],
+    recall_after double precision
+)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_name text := pymem_private.require_text('index_name', index_name, 63);
+    v_reason text := pymem_private.require_text('reason', reason, 2000);
+    v_started_at timestamptz := memory_record_index_rebuild.started_at;
+    v_options_before text[] := memory_record_index_rebuild.options_before;
+    v_recall_before double precision := memory_record_index_rebuild.recall_before;
+    v_options_after text[];
+    v_recall_after double precision;
+    v_id bigint;
+begin
+    if v_started_at is null then
+        raise exception 'started_at is required' using errcode = 'PM002';
+    end if;
+    select x.index_options into v_options_after from pymem_private.vector_indexes() as x where x.index_name = v_name;
+    if not found then
+        raise exception 'no vector index pymem.%', v_name
+            using errcode = 'PM002', hint = 'Record a rebuild after it has run, with the name the plan returned.';
+    end if;
+    -- the worst recall of the index's latest measurement, if that one was taken after the rebuild
+    select pg_catalog.min(h.recall) into v_recall_after
+    from pymem_private.index_health as h
+    where h.index_name = v_name and h.action = 'after_rebuild'
+      and h.measured_at = (select pg_catalog.max(x.measured_at) from pymem_private.index_health as x where x.index_name = v_name);
+    v_id := pymem_private.record_index_rebuild(
+        v_name, v_started_at, v_reason, v_options_before, v_options_after, v_recall_before, v_recall_after
+    );
+    return query select v_id, v_options_after, v_recall_after;
+end;
+$$;
+
+comment on function pymem.memory_record_index_rebuild(text, timestamptz, text, text[], double precision) is
+$$Records a rebuild that `pymem maintain` ran (pymem_private.index_rebuilds): the reason and the options and recall
+before come from memory_index_rebuild_plan; the options after are read from the catalog, the recall after is the
+worst recall of the index's latest measurement when it was taken after the rebuild (action 'after_rebuild'), else
+NULL. Returns the new row's id and the options and recall after. Operators only (the migrator).
+Example: select * from pymem.memory_record_index_rebuild('facts_embedding_idx', now() - interval '1 minute',
+'recall@10 0.620 (overall); threshold 0.90, drift 35.2% (max 5%)', '{m=2}', 0.62);$$;
