@@ -3,9 +3,12 @@ and admin elevations that record details (both tenants of an act-as call)."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
+import re
+import secrets
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -29,6 +32,7 @@ from pymem.bearer_tokens import (
     create_token,
     hash_token,
     list_tokens,
+    new_token,
     revoke_token,
     verify_token,
 )
@@ -75,9 +79,43 @@ def test_an_issued_token_verifies_as_the_application_role(
     assert app.info.transaction_status == psycopg.pq.TransactionStatus.IDLE  # its own transaction, ended
 
 
-def test_two_tokens_are_never_alike(db_dsn: str) -> None:
-    first, second = create_token(db_dsn, "acme"), create_token(db_dsn, "acme")
-    assert first.token != second.token and first.id != second.id
+def test_a_token_is_the_prefix_and_32_bytes_of_the_system_csprng(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pmt_ and the URL-safe base64 (no padding) of 32 bytes from secrets (os.urandom): 256 bits."""
+    drawn: list[int] = []
+
+    def token_bytes(nbytes: int) -> bytes:
+        drawn.append(nbytes)
+        return bytes(range(200, 232))
+
+    with monkeypatch.context() as patched:
+        patched.setattr(secrets, "token_bytes", token_bytes)
+        assert new_token() == "pmt_yMnKy8zNzs_Q0dLT1NXW19jZ2tvc3d7f4OHi4-Tl5uc"  # bytes 200..231, base64url
+    assert drawn == [32]
+
+    tokens = [new_token() for _ in range(64)]
+    assert len(set(tokens)) == 64
+    for token in tokens:
+        assert re.fullmatch(r"pmt_[A-Za-z0-9_-]{43}", token), token
+        assert len(base64.urlsafe_b64decode(token.removeprefix("pmt_") + "=")) == 32
+    ones = sum(bin(byte).count("1") for t in tokens for byte in base64.urlsafe_b64decode(t[4:] + "="))
+    assert 0.47 < ones / (64 * 32 * 8) < 0.53  # random bits, not text
+
+
+def test_a_token_with_one_character_changed_does_not_verify(
+    db_dsn: str, app: psycopg.Connection[Any], superuser: psycopg.Connection[Any]
+) -> None:
+    issued = create_token(db_dsn, "acme", label="ci")
+    assert verify_token(app, issued.token) is not None
+    for position in (0, 3, 4, len(issued.token) // 2, len(issued.token) - 1):
+        original = issued.token[position]
+        changed = issued.token[:position] + ("A" if original != "A" else "B") + issued.token[position + 1 :]
+        assert verify_token(app, changed) is None, position
+    assert verify_token(app, issued.token + "A") is None and verify_token(app, issued.token[:-1]) is None
+    # only the SHA-256 is stored: the token, its secret part or any 12 characters of it appear in no column
+    dump = superuser.execute("select string_agg(t::text, ' ') from pymem_private.api_tokens as t").fetchone()
+    assert dump is not None and hash_token(issued.token) in dump[0]
+    secret = issued.token.removeprefix("pmt_")
+    assert not any(secret[i : i + 12] in dump[0] for i in range(len(secret) - 11))
 
 
 def test_only_the_hash_of_a_token_is_stored(db_dsn: str, superuser: psycopg.Connection[Any]) -> None:
