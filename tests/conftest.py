@@ -32,6 +32,7 @@ ALL_TABLES = {
     "pymem.rules",
     "pymem.memory_links",
     "pymem.memory_events",
+    "pymem.butler_settings",
     "pymem_private.role_tenants",
     "pymem_private.api_tokens",
     "pymem_private.embedding_config",

@@ -75,7 +75,7 @@ create or replace function pymem.memory_store_episode(
     embedding_model text default null,
     token_count integer default null,
     metadata jsonb default '{}',
-    ttl interval default '7 days'
+    ttl interval default null
 )
 returns uuid
 language plpgsql
@@ -86,13 +86,16 @@ as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
+    v_ttl interval;
 begin
     perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_text('butler', butler, 200);
     perform pymem_private.require_range('importance', importance, 0, 10);
-    if ttl is null or ttl <= interval '0' then
-        raise exception 'ttl must be a positive interval, not %', coalesce(ttl::text, 'NULL')
-            using errcode = 'PM002', hint = 'The default is 7 days: ttl => interval ''7 days''.';
+    -- no ttl: the butler's episode TTL (pymem.butler_settings), else 7 days
+    v_ttl := coalesce(ttl, (pymem_private.butler_settings_for(v_tenant, butler)).episode_ttl);
+    if v_ttl <= interval '0' then
+        raise exception 'ttl must be a positive interval, not %', v_ttl
+            using errcode = 'PM002', hint = 'Leave it out for the butler''s episode TTL (default 7 days).';
     end if;
     insert into pymem.episodes as e (
         tenant_id, butler, session_id, content, importance, embedding, embedding_model, token_count,
@@ -103,7 +106,7 @@ begin
         pymem_private.embedding_model_for(embedding, embedding_model),
         pymem_private.require_token_count(token_count),
         pymem_private.require_metadata(metadata),
-        pg_catalog.now() + ttl
+        pg_catalog.now() + v_ttl
     )
     returning e.id into v_id;
     return v_id;
@@ -112,7 +115,8 @@ $$;
 
 comment on function pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval) is
 $$Stores a raw observation of a butler and returns its id. importance 0..10 (default 5), expires after ttl
-(default 7 days); embedding optional (found by keyword until embedded).
+(default: the butler's episode TTL, memory_butler_settings(butler), else 7 days); embedding optional (found by
+keyword until embedded).
 Example: select memory_store_episode(content => 'User asked about recipes', butler => 'general');$$;
 
 

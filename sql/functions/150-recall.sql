@@ -9,10 +9,10 @@ create or replace function pymem.memory_recall(
     "limit" integer default 10,
     min_confidence double precision default 0.2,
     query_embedding public.vector default null,
-    w_relevance double precision default 0.4,
-    w_importance double precision default 0.3,
-    w_recency double precision default 0.2,
-    w_confidence double precision default 0.1,
+    w_relevance double precision default null,
+    w_importance double precision default null,
+    w_recency double precision default null,
+    w_confidence double precision default null,
     as_of timestamptz default null,
     mode text default 'hybrid',
     recency_half_life_days double precision default 30,
@@ -50,6 +50,12 @@ as $$
 #variable_conflict use_column
 declare
     v_tenant text := pymem_private.tenant_for_write();
+    -- weights left NULL are those of the butler the scope names (pymem.butler_settings), else the defaults
+    v_butler pymem.butler_settings := pymem_private.butler_settings_for(v_tenant, scope);
+    v_w_relevance double precision := coalesce(w_relevance, v_butler.w_relevance);
+    v_w_importance double precision := coalesce(w_importance, v_butler.w_importance);
+    v_w_recency double precision := coalesce(w_recency, v_butler.w_recency);
+    v_w_confidence double precision := coalesce(w_confidence, v_butler.w_confidence);
     v_limit integer := pymem_private.require_limit('limit', "limit");
     v_depth integer := pymem_private.require_limit('candidates', coalesce(candidates, greatest(3 * v_limit, 30)));
     v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
@@ -60,11 +66,11 @@ declare
 begin
     perform pymem_private.require_text('topic', topic, 10000);
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
-    perform pymem_private.require_range('w_relevance', w_relevance, 0, 1000);
-    perform pymem_private.require_range('w_importance', w_importance, 0, 1000);
-    perform pymem_private.require_range('w_recency', w_recency, 0, 1000);
-    perform pymem_private.require_range('w_confidence', w_confidence, 0, 1000);
-    if w_relevance + w_importance + w_recency + w_confidence = 0 then
+    perform pymem_private.require_range('w_relevance', v_w_relevance, 0, 1000);
+    perform pymem_private.require_range('w_importance', v_w_importance, 0, 1000);
+    perform pymem_private.require_range('w_recency', v_w_recency, 0, 1000);
+    perform pymem_private.require_range('w_confidence', v_w_confidence, 0, 1000);
+    if v_w_relevance + v_w_importance + v_w_recency + v_w_confidence = 0 then
         raise exception 'the recall weights must not all be 0' using errcode = 'PM002';
     end if;
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
@@ -75,7 +81,7 @@ begin
         r.kind, r.mid, r.content,
         pymem.memory_composite_score(
             r.relevance, r.importance, r.recency, r.effective_confidence,
-            w_relevance, w_importance, w_recency, w_confidence
+            v_w_relevance, v_w_importance, v_w_recency, v_w_confidence
         ) as score,
         r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
         r.validity, r.maturity, r.scope, r.semantic_rank, r.keyword_rank, v_mode, r.created_at,
@@ -138,7 +144,9 @@ comment on function pymem.memory_recall(
     double precision, timestamptz, text, double precision, integer, integer, boolean
 ) is
 $$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
-+ w_recency*recency + w_confidence*effective_confidence) / (sum of weights), defaults 0.4/0.3/0.2/0.1. Components,
++ w_recency*recency + w_confidence*effective_confidence) / (sum of weights). A weight left NULL is the one of the
+butler named by scope (memory_butler_settings(scope): what its butler.toml says), else 0.4/0.3/0.2/0.1, so
+memory_recall(topic, scope => 'health') ranks as the MCP tool does for the butler 'health'. Components,
 each in [0, 1]: relevance = RRF score of the hybrid search over `candidates` (default max(3*limit, 30)) / its
 maximum 2/(rrf_k+1); in semantic or keyword mode (and the keyword fallback when query_embedding is NULL) the
 one list's RRF term over its maximum, (rrf_k+1)/(rrf_k+rank); in weighted mode 0.7*semantic + 0.3*keyword score;

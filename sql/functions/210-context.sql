@@ -1,8 +1,9 @@
 -- noqa: disable=RF01
--- The building blocks of memory_context: a butler's recent episodes, and the ranked candidates
--- of the three sections of a context block (facts, rules, recent episodes). Neither bumps
--- reference counts: a context block is built on every turn of an agent. The Python wrapper
--- (pymem.context) fits the candidates into a token budget and renders them.
+-- memory_context in SQL: a butler's recent episodes, the ranked candidates of the three sections of a
+-- context block (facts, rules, recent episodes), and the choice of the candidates that fit a token
+-- budget (quotas, spill-over, tie-breaks). None bumps reference counts: a context block is built on
+-- every turn of an agent. The wrapper (pymem.context) renders each candidate's line, counts its tokens
+-- with the model's tokenizer (SQL has none) and passes the counts to memory_context_select, which decides.
 
 create or replace function pymem.memory_recent_episodes(
     butler text,
@@ -87,18 +88,20 @@ comment on function pymem_private.source_date(jsonb) is
 'metadata.source_date as a date (the date of an imported YYYY-MM-DD.md file), NULL when absent or not a date.';
 
 
+
+
 create or replace function pymem.memory_context_candidates(
     trigger_prompt text,
     butler text,
     scope text default null,
     query_embedding public.vector default null,
-    w_relevance double precision default 0.4,
-    w_importance double precision default 0.3,
-    w_recency double precision default 0.2,
-    w_confidence double precision default 0.1,
-    facts_limit integer default 20,
-    rules_limit integer default 10,
-    episodes_limit integer default 10,
+    w_relevance double precision default null,
+    w_importance double precision default null,
+    w_recency double precision default null,
+    w_confidence double precision default null,
+    facts_limit integer default null,
+    rules_limit integer default null,
+    episodes_limit integer default null,
     recency_half_life_days double precision default 30
 )
 returns table (
@@ -107,6 +110,7 @@ returns table (
     memory_type text,
     memory_id uuid,
     content text,
+    token_count integer,
     score double precision,
     relevance double precision,
     importance double precision,
@@ -134,9 +138,17 @@ as $$
 #variable_conflict use_column
 declare
     v_tenant text := pymem_private.tenant_for_write();
-    v_facts integer := pymem_private.require_section_limit('facts_limit', facts_limit);
-    v_rules integer := pymem_private.require_section_limit('rules_limit', rules_limit);
-    v_episodes integer := pymem_private.require_section_limit('episodes_limit', episodes_limit);
+    -- what is left NULL comes from the butler's settings (pymem.butler_settings), else the defaults
+    v_butler pymem.butler_settings := pymem_private.butler_settings_for(v_tenant, butler);
+    v_facts integer := pymem_private.require_section_limit('facts_limit', coalesce(facts_limit, v_butler.max_facts));
+    v_rules integer := pymem_private.require_section_limit('rules_limit', coalesce(rules_limit, v_butler.max_rules));
+    v_episodes integer := pymem_private.require_section_limit(
+        'episodes_limit', coalesce(episodes_limit, v_butler.max_episodes)
+    );
+    v_w_relevance double precision := coalesce(w_relevance, v_butler.w_relevance);
+    v_w_importance double precision := coalesce(w_importance, v_butler.w_importance);
+    v_w_recency double precision := coalesce(w_recency, v_butler.w_recency);
+    v_w_confidence double precision := coalesce(w_confidence, v_butler.w_confidence);
     v_scope text;
     -- the depth of a plain memory_recall("limit" => facts_limit + rules_limit), at most 1000; every
     -- candidate is scored, then each type keeps its own best
@@ -146,15 +158,15 @@ begin
     perform pymem_private.require_text('butler', butler, 200);
     perform pymem_private.require_read_options(scope, null);
     perform pymem_private.require_embedding('query_embedding', query_embedding);
-    perform pymem_private.require_range('w_relevance', w_relevance, 0, 1000);
-    perform pymem_private.require_range('w_importance', w_importance, 0, 1000);
-    perform pymem_private.require_range('w_recency', w_recency, 0, 1000);
-    perform pymem_private.require_range('w_confidence', w_confidence, 0, 1000);
-    if w_relevance + w_importance + w_recency + w_confidence = 0 then
+    perform pymem_private.require_range('w_relevance', v_w_relevance, 0, 1000);
+    perform pymem_private.require_range('w_importance', v_w_importance, 0, 1000);
+    perform pymem_private.require_range('w_recency', v_w_recency, 0, 1000);
+    perform pymem_private.require_range('w_confidence', v_w_confidence, 0, 1000);
+    if v_w_relevance + v_w_importance + v_w_recency + v_w_confidence = 0 then
         raise exception 'the recall weights must not all be 0' using errcode = 'PM002';
     end if;
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
-    v_scope := coalesce(scope, butler);
+    v_scope := coalesce(scope, v_butler.scope);
 
     if v_facts + v_rules > 0 then
         return query
@@ -170,10 +182,10 @@ begin
                 scope => v_scope,
                 "limit" => v_depth,
                 query_embedding => memory_context_candidates.query_embedding,
-                w_relevance => memory_context_candidates.w_relevance,
-                w_importance => memory_context_candidates.w_importance,
-                w_recency => memory_context_candidates.w_recency,
-                w_confidence => memory_context_candidates.w_confidence,
+                w_relevance => v_w_relevance,
+                w_importance => v_w_importance,
+                w_recency => v_w_recency,
+                w_confidence => v_w_confidence,
                 recency_half_life_days => memory_context_candidates.recency_half_life_days,
                 candidates => v_depth,
                 bump_references => false
@@ -185,6 +197,7 @@ begin
             r.memory_type,
             r.memory_id,
             r.content,
+            coalesce(f.token_count, ru.token_count),
             r.score,
             r.relevance,
             r.importance,
@@ -229,7 +242,7 @@ begin
                 coalesce(
                     pymem.memory_composite_score(
                         0, e.importance_component, e.recency_component, 0,
-                        0, memory_context_candidates.w_importance, memory_context_candidates.w_recency, 0
+                        0, v_w_importance, v_w_recency, 0
                     ),
                     e.recency_component
                 ) as episode_score
@@ -249,6 +262,10 @@ begin
             'episode'::text,
             e.memory_id,
             e.content,
+            (
+                select ep.token_count from pymem.episodes as ep
+                where ep.tenant_id = v_tenant and ep.id = e.memory_id
+            ),
             e.episode_score,
             null::double precision,
             e.importance_component,
@@ -277,14 +294,192 @@ comment on function pymem.memory_context_candidates(
     integer, integer, integer, double precision
 ) is
 $$The ranked candidates of a memory_context block, one row per memory, section by section (facts, rules,
-episodes), section_rank from 1. Facts and rules: pymem.memory_recall(topic => trigger_prompt, scope =>
-coalesce(scope, butler), the w_* weights, candidates = "limit" = least(1000, max(3*(facts_limit+rules_limit), 30)),
+episodes), section_rank from 1. What is left NULL (scope, w_*, *_limit) is the butler's setting
+(memory_butler_settings(butler): scope = its name, weights 0.4/0.3/0.2/0.1, limits 20/10/10 by default).
+Facts and rules: pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" = least(1000, max(3*(facts_limit+rules_limit), 30)),
 bump_references => false), so a score is the composite score of memory_recall; then the best facts_limit facts
 and the best rules_limit rules. Episodes: the butler's episodes_limit newest live ones (memory_recent_episodes),
 score = (w_importance * importance/10 + w_recency * recency) / (w_importance + w_recency), recency =
 exp(-ln 2 * days since created_at / recency_half_life_days) (recency alone when both weights are 0). Within a
 section: score DESC, created_at DESC, id ASC. Provenance: source_butler (the butler, for episodes),
 source_episode_id, metadata.source_date and source_path (imported files), created_at. A limit of 0 leaves its
-section empty. Reads only: no reference bump.
-Example: select section, section_rank, memory_type, content, score
+section empty. token_count: the content's stored token count. Reads only: no reference bump.
+Example: select section, section_rank, memory_type, content, token_count, score
 from memory_context_candidates(trigger_prompt => 'Help user with diet', butler => 'health');$$;
+
+
+create or replace function pymem.memory_context_select(
+    butler text,
+    candidates jsonb,
+    token_budget integer default null,
+    header_tokens integer default 0
+)
+returns table (
+    section text,
+    section_rank integer,
+    memory_id uuid,
+    tokens integer,
+    selected boolean,
+    selection_pass integer,
+    budget integer
+)
+language plpgsql
+stable  -- reads the butler's settings, writes nothing
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_butler pymem.butler_settings := pymem_private.butler_settings_for(v_tenant, butler);
+    v_budget integer := pymem_private.require_token_budget(
+        'token_budget', coalesce(memory_context_select.token_budget, v_butler.context_token_budget)
+    );
+    v_sections constant text[] := array['facts', 'rules', 'episodes'];
+    v_quotas double precision[] := array[v_butler.quota_facts, v_butler.quota_rules, v_butler.quota_episodes];
+    v_available integer;
+    v_n integer;
+    v_sec integer[];
+    v_rank integer[];
+    v_id uuid[];
+    v_score double precision[];
+    v_created timestamptz[];
+    v_tokens integer[];
+    v_first integer[] := array[1, 1, 1];  -- index of each section's first candidate
+    v_count integer[] := array[0, 0, 0];  -- candidates per section
+    v_kept integer[] := array[0, 0, 0];   -- a prefix of each section's ranking
+    v_pass1 integer[];
+    v_open boolean[] := array[true, true, true];
+    v_cap integer;
+    v_spent integer;
+    v_remaining integer;
+    v_best integer;
+    v_i integer;
+begin
+    perform pymem_private.require_text('butler', butler, 200);
+    if header_tokens is null or header_tokens < 0 then
+        raise exception 'header_tokens must be >= 0, not %', coalesce(header_tokens::text, 'NULL')
+            using errcode = 'PM002';
+    end if;
+    if header_tokens > v_budget then
+        raise exception 'token_budget % is too small for a memory context block: its headers alone take % tokens',
+            v_budget, header_tokens
+            using errcode = 'PM002', hint = pg_catalog.format('Use a token_budget of at least %s.', header_tokens);
+    end if;
+    if candidates is null or pg_catalog.jsonb_typeof(candidates) <> 'array' then
+        raise exception 'candidates must be a JSON array of memory_context_candidates rows'
+            using errcode = 'PM002',
+            hint = 'Each element needs section, section_rank, memory_id, score, created_at and tokens (or token_count).';
+    end if;
+    if pg_catalog.jsonb_array_length(candidates) > 3000 then
+        raise exception 'candidates holds % rows, at most 3000', pg_catalog.jsonb_array_length(candidates)
+            using errcode = 'PM002';
+    end if;
+    if exists (
+        select from pg_catalog.jsonb_array_elements(candidates) as c (value)
+        where pg_catalog.jsonb_typeof(c.value) <> 'object'
+            or not (c.value ->> 'section') = any (v_sections)
+            or pg_catalog.jsonb_typeof(c.value -> 'section_rank') is distinct from 'number'
+            or (c.value ->> 'section_rank')::numeric < 1
+            or not pg_catalog.pg_input_is_valid(c.value ->> 'memory_id', 'uuid')
+            or pg_catalog.jsonb_typeof(c.value -> 'score') is distinct from 'number'
+            or not pg_catalog.pg_input_is_valid(c.value ->> 'created_at', 'timestamptz')
+            or pg_catalog.jsonb_typeof(coalesce(c.value -> 'tokens', c.value -> 'token_count')) is distinct from 'number'
+            or (coalesce(c.value -> 'tokens', c.value -> 'token_count'))::numeric < 0
+    ) then
+        raise exception 'candidates has an element without a valid section, section_rank, memory_id, score, created_at or tokens'
+            using errcode = 'PM002',
+            hint = 'section is facts, rules or episodes; section_rank >= 1; tokens (or token_count) >= 0.';
+    end if;
+    v_available := v_budget - header_tokens;
+
+    select
+        pg_catalog.array_agg(pg_catalog.array_position(v_sections, c.value ->> 'section')
+            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
+        pg_catalog.array_agg((c.value ->> 'section_rank')::integer
+            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
+        pg_catalog.array_agg((c.value ->> 'memory_id')::uuid
+            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
+        pg_catalog.array_agg((c.value ->> 'score')::double precision
+            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
+        pg_catalog.array_agg((c.value ->> 'created_at')::timestamptz
+            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
+        pg_catalog.array_agg(coalesce(c.value ->> 'tokens', c.value ->> 'token_count')::integer
+            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer)
+    into v_sec, v_rank, v_id, v_score, v_created, v_tokens
+    from pg_catalog.jsonb_array_elements(candidates) as c (value);
+    v_n := coalesce(pg_catalog.array_length(v_id, 1), 0);
+    for v_i in 1 .. v_n loop
+        v_count[v_sec[v_i]] := v_count[v_sec[v_i]] + 1;
+    end loop;
+    v_first := array[1, 1 + v_count[1], 1 + v_count[1] + v_count[2]];
+
+    -- first pass: each section takes the best of its ranking while they fit in its quota share
+    v_spent := 0;
+    for s in 1 .. 3 loop
+        v_cap := pg_catalog.floor(v_available * v_quotas[s])::integer;
+        v_remaining := 0;
+        while v_kept[s] < v_count[s] and v_remaining + v_tokens[v_first[s] + v_kept[s]] <= v_cap loop
+            v_remaining := v_remaining + v_tokens[v_first[s] + v_kept[s]];
+            v_kept[s] := v_kept[s] + 1;
+        end loop;
+        v_spent := v_spent + v_remaining;
+    end loop;
+    v_pass1 := v_kept;
+
+    -- second pass: what is left goes to the best next item of any section (score DESC, created_at DESC,
+    -- id ASC, then section order) until none fits; a section whose next item does not fit is closed, so
+    -- every section stays a prefix of its ranking (the lowest-scored are the ones left out)
+    v_remaining := v_available - v_spent;
+    loop
+        v_best := null;
+        for s in 1 .. 3 loop
+            if v_open[s] and v_kept[s] < v_count[s] then
+                v_i := v_first[s] + v_kept[s];
+                if v_best is null
+                    or v_score[v_i] > v_score[v_best]
+                    or (v_score[v_i] = v_score[v_best] and v_created[v_i] > v_created[v_best])
+                    or (v_score[v_i] = v_score[v_best] and v_created[v_i] = v_created[v_best] and v_id[v_i] < v_id[v_best])
+                then
+                    v_best := v_i;
+                end if;
+            end if;
+        end loop;
+        exit when v_best is null;
+        if v_tokens[v_best] <= v_remaining then
+            v_kept[v_sec[v_best]] := v_kept[v_sec[v_best]] + 1;
+            v_remaining := v_remaining - v_tokens[v_best];
+        else
+            v_open[v_sec[v_best]] := false;
+        end if;
+    end loop;
+
+    return query
+    select
+        v_sections[v_sec[i]],
+        v_rank[i],
+        v_id[i],
+        v_tokens[i],
+        i - v_first[v_sec[i]] < v_kept[v_sec[i]],
+        case
+            when i - v_first[v_sec[i]] < v_pass1[v_sec[i]] then 1
+            when i - v_first[v_sec[i]] < v_kept[v_sec[i]] then 2
+        end,
+        v_budget
+    from pg_catalog.generate_series(1, v_n) as i
+    order by i;
+end;
+$$;
+
+comment on function pymem.memory_context_select(text, jsonb, integer, integer) is
+$$Which candidates of memory_context_candidates go into a context block of at most token_budget tokens (default:
+the butler's context_token_budget), header_tokens of which the block's headers take (PM002 when they alone do
+not fit). candidates: a JSON array of candidate rows, each with section, section_rank, memory_id, score,
+created_at and tokens (the tokens of its rendered line; token_count, the content's, when tokens is absent).
+First pass: each section (facts, rules, episodes) takes its best items while they fit in floor(quota * (budget -
+header_tokens)), the butler's context.quotas (0.5/0.3/0.2); second pass: what is left goes to the best next item
+of any section (score DESC, created_at DESC, id ASC, then section order) until none fits. A section's selection is
+always a prefix of its ranking. One row per candidate: selected, selection_pass 1 (quota) or 2 (spill-over),
+and the budget in force (token_budget, else the butler's).
+Example: select section, section_rank, memory_id, tokens, selected from memory_context_select(butler => 'health',
+candidates => (select jsonb_agg(c) from memory_context_candidates(trigger_prompt => 'diet', butler => 'health') as c));$$;

@@ -307,3 +307,47 @@ using ((select pymem_private.admin_elevated()));
 
 comment on policy index_rebuilds_admin_select on pymem_private.index_rebuilds is
 'pymem_admin reads the rebuild history, only in a transaction that logged its elevation; the migrator writes it.';
+
+-- pymem.butler_settings: the settings that rank, per tenant and butler. pymem_app writes them (from the
+-- operator's butler.toml files); bound analysts only read them (no write grant).
+alter table pymem.butler_settings enable row level security;
+alter table pymem.butler_settings force row level security;
+
+drop policy if exists butler_settings_tenant_select on pymem.butler_settings;
+create policy butler_settings_tenant_select on pymem.butler_settings
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists butler_settings_tenant_insert on pymem.butler_settings;
+create policy butler_settings_tenant_insert on pymem.butler_settings
+for insert to pymem_app
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists butler_settings_tenant_update on pymem.butler_settings;
+create policy butler_settings_tenant_update on pymem.butler_settings
+for update to pymem_app
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists butler_settings_tenant_delete on pymem.butler_settings;
+create policy butler_settings_tenant_delete on pymem.butler_settings
+for delete to pymem_app
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists butler_settings_admin_select on pymem.butler_settings;
+create policy butler_settings_admin_select on pymem.butler_settings
+for select to pymem_admin
+using ((select pymem_private.admin_elevated()));
+
+comment on table pymem.butler_settings is
+'The settings in force per tenant and butler (from butler.toml): read by memory_recall, memory_store_episode and memory_context_*.';
+comment on policy butler_settings_tenant_select on pymem.butler_settings is
+'A tenant role reads only the butler settings of the current tenant.';
+comment on policy butler_settings_tenant_insert on pymem.butler_settings is
+'pymem_app writes butler settings only into the current tenant.';
+comment on policy butler_settings_tenant_update on pymem.butler_settings is
+'pymem_app updates only the butler settings of the current tenant, and cannot move them to another.';
+comment on policy butler_settings_tenant_delete on pymem.butler_settings is
+'pymem_app deletes only the butler settings of the current tenant.';
+comment on policy butler_settings_admin_select on pymem.butler_settings is
+'pymem_admin reads across tenants, only in a transaction that logged its elevation.';

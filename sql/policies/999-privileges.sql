@@ -118,8 +118,27 @@ pymem.memory_context_candidates(
 to pymem_app, pymem_analyst;
 
 grant execute on function
+pymem.memory_context_select(text, jsonb, integer, integer),
 pymem_private.require_section_limit(text, integer),
+pymem_private.require_token_budget(text, integer),
 pymem_private.source_date(jsonb)
+to pymem_app, pymem_analyst;
+
+-- Butler settings (sql/functions/115-butler-settings.sql): the server writes them (pymem_app); bound
+-- analysts read them, so that their memory_recall ranks as the agent's.
+grant select, insert, update, delete on pymem.butler_settings to pymem_app;
+grant select on pymem.butler_settings to pymem_analyst, pymem_admin;
+grant execute on function
+pymem.memory_butler_configure(
+    text, text, double precision, double precision, double precision, double precision, double precision,
+    integer, double precision, double precision, double precision, integer, integer, integer, text
+),
+pymem.memory_butler_remove(text)
+to pymem_app;
+grant execute on function
+pymem.memory_butler_settings(text),
+pymem_private.butler_settings_for(text, text),
+pymem_private.butler_defaults(text, text)
 to pymem_app, pymem_analyst;
 
 -- Maintenance (sql/functions/220-index-health.sql, 230-janitor.sql, 240-embedding-versions.sql).

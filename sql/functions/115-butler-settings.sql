@@ -1,0 +1,249 @@
+-- noqa: disable=RF01
+-- Butler settings: what a butler.toml says, kept per tenant and butler in pymem.butler_settings and
+-- read by the functions that rank (memory_recall, memory_store_episode, memory_context_*). The value
+-- ranges are defined here, once; the Python wrapper only reads the operator's files and maps errors.
+
+create or replace function pymem_private.require_token_budget(argument text, value integer)
+returns integer
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if value is null or value < 1 or value > 100000 then
+        raise exception '% must be between 1 and 100000, not %', argument, coalesce(value::text, 'NULL')
+            using errcode = 'PM002', hint = 'A token budget counts MiniLM tokens; the default is 3000.';
+    end if;
+    return value;
+end;
+$$;
+
+comment on function pymem_private.require_token_budget(text, integer) is
+'Returns value, or raises PM002 when a token budget is NULL or outside 1..100000 (the one place this limit is defined).';
+
+
+create or replace function pymem_private.butler_defaults(tenant_id text, butler text)
+returns pymem.butler_settings
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return row(
+    butler_defaults.tenant_id, butler_defaults.butler, butler_defaults.butler,
+    0.4, 0.3, 0.2, 0.1,
+    interval '7 days',
+    3000,
+    0.5, 0.3, 0.2,
+    20, 10, 10,
+    null, null
+)::pymem.butler_settings;
+
+comment on function pymem_private.butler_defaults(text, text) is
+$$The settings of a butler without a row: scope = its name, weights 0.4/0.3/0.2/0.1, episodes live
+7 days, context budget 3000 tokens shared 0.5/0.3/0.2 by facts/rules/episodes, at most 20/10/10 candidates.$$;
+
+
+create or replace function pymem_private.butler_settings_for(tenant_id text, butler text)
+returns pymem.butler_settings
+language sql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select coalesce(
+        (
+            select s from pymem.butler_settings as s
+            where s.tenant_id = butler_settings_for.tenant_id and s.butler = butler_settings_for.butler
+        ),
+        pymem_private.butler_defaults(butler_settings_for.tenant_id, butler_settings_for.butler)
+    );
+end;
+
+comment on function pymem_private.butler_settings_for(text, text) is
+'The settings row of the butler in the tenant, else its defaults (pymem_private.butler_defaults); NULL butler: the defaults.';
+
+
+create or replace function pymem.memory_butler_configure(
+    butler text,
+    scope text default null,
+    w_relevance double precision default 0.4,
+    w_importance double precision default 0.3,
+    w_recency double precision default 0.2,
+    w_confidence double precision default 0.1,
+    episode_ttl_days double precision default 7,
+    context_token_budget integer default 3000,
+    quota_facts double precision default 0.5,
+    quota_rules double precision default 0.3,
+    quota_episodes double precision default 0.2,
+    max_facts integer default 20,
+    max_rules integer default 10,
+    max_episodes integer default 10,
+    source text default null
+)
+returns setof pymem.butler_settings
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_scope text := coalesce(scope, butler);
+begin
+    perform pymem_private.require_text('butler', butler, 100);
+    if butler !~ '^[A-Za-z0-9][A-Za-z0-9_.-]*$' or strpos(butler, '..') > 0 then
+        raise exception 'invalid butler name %', pg_catalog.quote_literal(butler)
+            using errcode = 'PM002',
+            hint = 'Use 1-100 letters, digits, ''_'', ''-'' or ''.'', starting with a letter or digit, without ''..''.';
+    end if;
+    perform pymem_private.require_text('scope', v_scope, 200);
+    perform pymem_private.require_range('score_weights.relevance', w_relevance, 0, 1000);
+    perform pymem_private.require_range('score_weights.importance', w_importance, 0, 1000);
+    perform pymem_private.require_range('score_weights.recency', w_recency, 0, 1000);
+    perform pymem_private.require_range('score_weights.confidence', w_confidence, 0, 1000);
+    if w_relevance + w_importance + w_recency + w_confidence = 0 then
+        raise exception 'score_weights must not all be 0'
+            using errcode = 'PM002', detail = 'memory_recall divides by their sum.';
+    end if;
+    if episode_ttl_days is null or episode_ttl_days <= 0 or episode_ttl_days > 36500 or episode_ttl_days = 'NaN' then
+        raise exception 'episode_ttl_days must be > 0 and <= 36500, not %', coalesce(episode_ttl_days::text, 'NULL')
+            using errcode = 'PM002';
+    end if;
+    perform pymem_private.require_token_budget('context.token_budget', context_token_budget);
+    perform pymem_private.require_range('context.quotas.facts', quota_facts, 0, 1);
+    perform pymem_private.require_range('context.quotas.rules', quota_rules, 0, 1);
+    perform pymem_private.require_range('context.quotas.episodes', quota_episodes, 0, 1);
+    if quota_facts + quota_rules + quota_episodes > 1 + 1e-9 then
+        raise exception 'context.quotas must sum to at most 1, not % (facts % + rules % + episodes %)',
+            quota_facts + quota_rules + quota_episodes, quota_facts, quota_rules, quota_episodes
+            using errcode = 'PM002', hint = 'They are shares of the token budget.';
+    end if;
+    perform pymem_private.require_section_limit('context.max_items.facts', max_facts);
+    perform pymem_private.require_section_limit('context.max_items.rules', max_rules);
+    perform pymem_private.require_section_limit('context.max_items.episodes', max_episodes);
+
+    return query
+    insert into pymem.butler_settings as s (
+        tenant_id, butler, scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl,
+        context_token_budget, quota_facts, quota_rules, quota_episodes, max_facts, max_rules, max_episodes,
+        source, updated_at
+    ) values (
+        v_tenant, butler, v_scope, w_relevance, w_importance, w_recency, w_confidence,
+        pg_catalog.make_interval(secs => episode_ttl_days * 86400),
+        context_token_budget, quota_facts, quota_rules, quota_episodes, max_facts, max_rules, max_episodes,
+        source, pg_catalog.now()
+    )
+    on conflict on constraint butler_settings_pkey do update set
+        scope = excluded.scope,
+        w_relevance = excluded.w_relevance,
+        w_importance = excluded.w_importance,
+        w_recency = excluded.w_recency,
+        w_confidence = excluded.w_confidence,
+        episode_ttl = excluded.episode_ttl,
+        context_token_budget = excluded.context_token_budget,
+        quota_facts = excluded.quota_facts,
+        quota_rules = excluded.quota_rules,
+        quota_episodes = excluded.quota_episodes,
+        max_facts = excluded.max_facts,
+        max_rules = excluded.max_rules,
+        max_episodes = excluded.max_episodes,
+        source = excluded.source,
+        updated_at = excluded.updated_at
+    returning s.*;
+end;
+$$;
+
+comment on function pymem.memory_butler_configure(
+    text, text, double precision, double precision, double precision, double precision, double precision,
+    integer, double precision, double precision, double precision, integer, integer, integer, text
+) is
+$$Sets every setting of a butler in the current tenant (what its butler.toml says; an argument left out
+takes its default) and returns the row. Ranges: weights 0..1000, not all 0; episode_ttl_days in (0, 36500];
+context_token_budget 1..100000; quotas 0..1 summing to at most 1; max_* 0..1000. memory_recall with
+scope => butler, memory_store_episode with butler => butler and memory_context_* for the butler read it.
+Example: select butler, scope, w_relevance from memory_butler_configure(butler => 'health', w_relevance => 0.7);$$;
+
+
+create or replace function pymem.memory_butler_remove(butler text)
+returns boolean
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_found boolean;
+begin
+    perform pymem_private.require_text('butler', butler, 100);
+    delete from pymem.butler_settings as s
+    where s.tenant_id = v_tenant and s.butler = memory_butler_remove.butler;
+    get diagnostics v_found = row_count;
+    return v_found;
+end;
+$$;
+
+comment on function pymem.memory_butler_remove(text) is
+$$Removes a butler's settings row in the current tenant (it then has the defaults); true when there was one.
+Example: select memory_butler_remove('health');$$;
+
+
+create or replace function pymem.memory_butler_settings(name text default null)
+returns table (
+    butler text,
+    configured boolean,
+    scope text,
+    w_relevance double precision,
+    w_importance double precision,
+    w_recency double precision,
+    w_confidence double precision,
+    episode_ttl interval,
+    context_token_budget integer,
+    quota_facts double precision,
+    quota_rules double precision,
+    quota_episodes double precision,
+    max_facts integer,
+    max_rules integer,
+    max_episodes integer,
+    source text,
+    updated_at timestamptz
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_settings pymem.butler_settings;
+begin
+    if memory_butler_settings.name is not null then
+        perform pymem_private.require_text('name', memory_butler_settings.name, 100);
+        v_settings := pymem_private.butler_settings_for(v_tenant, memory_butler_settings.name);
+        return query select
+            v_settings.butler, v_settings.updated_at is not null, v_settings.scope,
+            v_settings.w_relevance, v_settings.w_importance, v_settings.w_recency, v_settings.w_confidence,
+            v_settings.episode_ttl, v_settings.context_token_budget,
+            v_settings.quota_facts, v_settings.quota_rules, v_settings.quota_episodes,
+            v_settings.max_facts, v_settings.max_rules, v_settings.max_episodes,
+            v_settings.source, v_settings.updated_at;
+        return;
+    end if;
+    return query select
+        s.butler, true, s.scope, s.w_relevance, s.w_importance, s.w_recency, s.w_confidence, s.episode_ttl,
+        s.context_token_budget, s.quota_facts, s.quota_rules, s.quota_episodes, s.max_facts, s.max_rules,
+        s.max_episodes, s.source, s.updated_at
+    from pymem.butler_settings as s
+    where s.tenant_id = v_tenant
+    order by s.butler;
+end;
+$$;
+
+comment on function pymem.memory_butler_settings(text) is
+$$The settings in force for a butler of the current tenant (configured = false: the defaults), or, without
+a butler, every configured butler.
+Example: select butler, scope, w_relevance, w_importance, episode_ttl from memory_butler_settings('health');$$;
