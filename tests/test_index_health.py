@@ -189,3 +189,78 @@ def test_a_small_tenant_in_a_large_corpus_gets_the_exact_top_10(
                 expected += len(top)
         # the small tenant: exact (recall 1) below pymem.exact_search_rows, iterative scans above it
         assert found / expected >= (1.0 if tenant == "small" and exact_rows is None else 0.9), (tenant, found)
+
+
+def test_the_rebuild_plan_resets_weak_build_options_and_plans_a_healthy_index_only_when_forced(
+    db_dsn: str, superuser: psycopg.Connection[Any], centres: np.ndarray
+) -> None:
+    # a small corpus: the starved graph (m = 4) still finds every neighbour, so the index measures healthy
+    bulk_facts(db_dsn, {"acme": synthetic(centres, 40, 8)}, index_options="with (m = 4, ef_construction = 64)")
+    measured = maintenance.measure_index_health(db_dsn, sample=10)
+    assert measured and all(r.healthy for r in measured), measured
+
+    assert call(superuser, "memory_index_rebuild_plan") == []
+    [plan] = call(superuser, "memory_index_rebuild_plan", force=True)
+    assert plan["index_name"] == "facts_embedding_idx" and plan["healthy"]
+    assert plan["options_before"] == ["m=4", "ef_construction=64"] and plan["reset_options"] == ["m"]
+    assert plan["filter_kind"] == "overall"  # every filter is healthy: the lowest recall, then 'overall'
+    assert plan["reason"] == (
+        f"recall@10 {plan['recall_before']:.3f} (overall); threshold 0.90, drift 0.0% (max 5%);"
+        " build options m=4 below pgvector's defaults (m=16, ef_construction=64): reset; forced"
+    )
+    assert plan["statements"] == [
+        "alter index pymem.facts_embedding_idx reset (m)",
+        "reindex index concurrently pymem.facts_embedding_idx",
+    ]
+
+    result = maintenance.maintain(db_dsn, sample=10, force=True)
+    [rebuild] = result.rebuilds
+    assert rebuild.reset_options == ["m"] and rebuild.options_after == ["ef_construction=64"]
+    assert rebuild.recall_after == min(r.recall for r in result.after)
+    assert superuser.execute("select reloptions from pg_class where relname = 'facts_embedding_idx'").fetchone() == (
+        ["ef_construction=64"],
+    )
+    # reset: nothing left to reset, so the forced plan only reindexes
+    [again] = call(superuser, "memory_index_rebuild_plan", force=True)
+    assert again["reset_options"] == [] and again["statements"] == [
+        "reindex index concurrently pymem.facts_embedding_idx"
+    ]
+    assert "build options" not in again["reason"]
+
+
+def test_the_rebuild_plan_reads_the_latest_measurement_against_the_given_thresholds(
+    superuser: psycopg.Connection[Any], as_tenant: Tenant
+) -> None:
+    # measurements as memory_index_health records them: a baseline a day ago, then the latest run
+    superuser.execute(
+        """insert into pymem_private.index_health (measured_at, index_name, table_name, index_method, filter_kind,
+               filter_value, sample_size, k, recall, baseline)
+           values (now() - interval '1 day', 'facts_embedding_idx', 'pymem.facts', 'hnsw', 'overall', null, 50, 10,
+                   0.95, true),
+                  (now(), 'facts_embedding_idx', 'pymem.facts', 'hnsw', 'overall', null, 50, 10, 0.62, false),
+                  (now(), 'facts_embedding_idx', 'pymem.facts', 'hnsw', 'tenant', 'acme', 50, 10, 0.97, true)"""
+    )
+    [plan] = call(superuser, "memory_index_rebuild_plan")
+    assert (plan["filter_kind"], plan["recall_before"], plan["healthy"]) == ("overall", 0.62, False)
+    assert plan["drift"] == pytest.approx((0.95 - 0.62) / 0.95)
+    assert plan["reason"] == "recall@10 0.620 (overall); threshold 0.90, drift 34.7% (max 5%)"
+    assert plan["options_before"] is None and plan["reset_options"] == []
+    assert plan["statements"] == ["reindex index concurrently pymem.facts_embedding_idx"]
+    # the thresholds decide: recall 0.62 and drift 34.7% pass these, but not a 20% drift
+    assert call(superuser, "memory_index_rebuild_plan", min_recall=0.5, max_drift=0.5) == []
+    [drifted] = call(superuser, "memory_index_rebuild_plan", min_recall=0.5, max_drift=0.2)
+    assert drifted["reason"] == "recall@10 0.620 (overall); threshold 0.50, drift 34.7% (max 20%)"
+
+    with pytest.raises(psycopg.Error, match="max_drift must be between 0 and 1"):
+        call(superuser, "memory_index_rebuild_plan", max_drift=2.0)
+    with pytest.raises(psycopg.Error, match=r"no vector index pymem\.facts_pkey") as caught:
+        call(superuser, "memory_index_rebuild_statements", index_name="facts_pkey")
+    assert caught.value.sqlstate == "PM002"
+    with pytest.raises(psycopg.errors.InsufficientPrivilege), as_tenant("acme") as conn:
+        call(conn, "memory_index_rebuild_plan")
+    weak = superuser.execute(
+        "select pymem_private.index_weak_options('hnsw', '{m=4,ef_construction=200}'),"
+        " pymem_private.index_weak_options('hnsw', '{ef_construction=8,m=2}'),"
+        " pymem_private.index_weak_options('ivfflat', '{lists=1}'), pymem_private.index_weak_options('hnsw', null)"
+    ).fetchone()
+    assert weak == (["m"], ["ef_construction", "m"], [], [])

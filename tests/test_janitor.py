@@ -9,8 +9,9 @@ from typing import Any
 import psycopg
 import pytest
 
-from pymem import maintenance
+from pymem import cli, maintenance
 from pymem.embeddings import Embedder
+from pymem.errors import InvalidArgumentError
 from tests.conftest import Tenant
 from tests.sqlapi import call, store_episode, store_fact, store_rule
 
@@ -120,3 +121,41 @@ def test_the_janitor_runs_under_the_tenant_policies(db_dsn: str, as_tenant: Tena
         conn.execute("select * from pymem_private.janitor_work()")
     with pytest.raises(psycopg.Error, match="threshold must be between"), as_tenant("acme") as conn:
         conn.execute("select * from pymem.memory_janitor_dedup('fact', null, 10, 0.1)")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "options", "message"),
+    [
+        (["--batch", "0"], {"batch": 0}, "batch must be between 1 and 1000, not 0"),
+        (["--batch", "1001"], {"batch": 1001}, "batch must be between 1 and 1000, not 1001"),
+        (["--threshold", "0.3"], {"threshold": 0.3}, "threshold must be between 0.5 and 1: threshold was 0.3"),
+    ],
+)
+def test_a_bad_batch_or_threshold_is_refused_by_sql_before_anything_changes(
+    db_dsn: str,
+    as_tenant: Tenant,
+    memories: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    arguments: list[str],
+    options: dict[str, Any],
+    message: str,
+) -> None:
+    def state() -> list[Any]:
+        with as_tenant("acme") as conn:
+            return [
+                conn.execute("select count(*) from pymem.memory_events").fetchone(),
+                conn.execute("select id, validity from pymem.facts order by id").fetchall(),
+                conn.execute("select id, forgotten_at from pymem.rules order by id").fetchall(),
+                conn.execute("select id, forgotten_at from pymem.episodes order by id").fetchall(),
+            ]
+
+    before = state()
+    monkeypatch.setenv("PYMEM_DSN", db_dsn)
+    assert cli.main(["janitor", *arguments]) == 2
+    assert capsys.readouterr().err == f"pymem: {message}\n"  # one line: the SQL function's PM002 message
+    with pytest.raises(InvalidArgumentError) as caught:
+        maintenance.run_janitor(db_dsn, **options)
+    assert str(caught.value) == message
+    assert isinstance(caught.value.__cause__, psycopg.Error) and caught.value.__cause__.sqlstate == "PM002"
+    assert state() == before

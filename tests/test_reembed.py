@@ -86,3 +86,25 @@ def test_only_the_configured_model_may_be_written_and_only_operators_configure_i
         conn.execute("select * from pymem_private.embedding_config")
     with pytest.raises(InvalidArgumentError, match="model_id"):
         maintenance.record_embedding_model(db_dsn, " ")
+
+
+def test_a_bad_batch_is_refused_by_sql_before_the_model_is_recorded(
+    db_dsn: str, as_tenant: Tenant, embedder: Embedder
+) -> None:
+    maintenance.record_embedding_model(db_dsn, OLD_MODEL)
+    with as_tenant("acme") as conn:
+        fact = store_fact(conn, "user", "drink", "The user drinks green tea", embedder, embedding_model=OLD_MODEL)
+    for batch in (0, 1001):
+        with pytest.raises(InvalidArgumentError) as caught:
+            maintenance.reembed(db_dsn, embedder, batch=batch)
+        assert str(caught.value) == f"batch must be between 1 and 1000, not {batch}"
+        assert isinstance(caught.value.__cause__, psycopg.Error) and caught.value.__cause__.sqlstate == "PM002"
+    with as_tenant("acme") as conn:
+        # nothing changed: the old model is still the configured one and the fact keeps its embedding
+        assert conn.execute("select pymem.memory_embedding_model()").fetchone() == (OLD_MODEL,)
+        assert conn.execute("select embedding_model from pymem.facts where id = %s", (fact,)).fetchone() == (OLD_MODEL,)
+    # what reembed plans for a new model: the tenant's one memory of another model
+    with psycopg.connect(db_dsn) as conn:
+        plan = call(conn, "memory_reembed_plan", model_id=embedder.model_id, batch=10)
+        assert plan == [{"tenant_id": "acme", "memories": 1}]
+        assert call(conn, "memory_reembed_plan", model_id=embedder.model_id, tenants=["globex"]) == []
