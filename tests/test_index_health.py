@@ -1,4 +1,4 @@
-"""Vector index health (REQ-MEM-003/005) and filtered semantic search under RLS.
+"""Vector index health, index rebuilds and filtered semantic search under RLS.
 
 The corpus is synthetic: noise around real MiniLM embeddings of a few topics (clustered, the hard
 case for HNSW), written by COPY as the superuser with the vector index dropped and built after, so

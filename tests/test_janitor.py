@@ -1,4 +1,4 @@
-"""The janitor (REQ-MEM-014): expired episodes are tombstoned, near-duplicate facts and rules
+"""The janitor: expired episodes are tombstoned, near-duplicate facts and rules
 (> 0.85 cosine-similar, same tenant and scope) are merged into the best one, and a second run
 changes nothing. It runs per tenant as pymem_app, so RLS keeps every merge inside one tenant."""
 

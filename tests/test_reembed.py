@@ -1,4 +1,4 @@
-"""Embedding versions (REQ-MEM-004): the configured model is recorded, rows of another model are
+"""Embedding versions: the configured model is recorded, rows of another model are
 flagged and found by keyword only, and `pymem reembed` re-embeds them batch by batch."""
 
 from __future__ import annotations

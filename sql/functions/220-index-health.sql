@@ -1,4 +1,4 @@
--- Vector index health (REQ-MEM-003): recall@k of each approximate index (HNSW or IVFFlat) on
+-- Vector index health: recall@k of each approximate index (HNSW or IVFFlat) on
 -- pymem.episodes / facts / rules against exact search, overall and filtered by tenant and by tag,
 -- with the settings searches use (iterative scans, hnsw.ef_search = max(100, k)). The first
 -- measurement per (index, filter) is its baseline; later ones report the drift from it.
@@ -319,8 +319,9 @@ end;
 comment on function pymem_private.record_index_rebuild(
     text, timestamptz, text, text[], text[], double precision, double precision
 ) is
-$$Records a rebuild of a vector index by `pymem maintain` (REINDEX INDEX CONCURRENTLY, after resetting bad build
-options): when, why, the options before and after, the worst recall before and after. Operators only.
+$$Records a rebuild of a vector index by `pymem maintain` (REINDEX INDEX CONCURRENTLY, after resetting weak build
+options): when, why, the options before and after, the worst recall before and after. Called by
+pymem.memory_record_index_rebuild (sql/functions/225-index-rebuild.sql). Operators only.
 Example: select pymem_private.record_index_rebuild('facts_embedding_idx', now(), 'recall 0.62 < 0.90',
 '{m=2}', null, 0.62, 0.99);$$;
 

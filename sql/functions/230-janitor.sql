@@ -1,4 +1,4 @@
--- The janitor (REQ-MEM-014/015), run per tenant by `pymem janitor` (pymem.maintenance.run_janitor)
+-- The janitor, run per tenant by `pymem janitor` (pymem.maintenance.run_janitor)
 -- as pymem_app under the tenant policies, one committed batch at a time:
 -- - expired episodes (expires_at passed) get the forgotten_at tombstone (= expires_at), as
 --   memory_forget does: retrieval already skipped them; memory_get and the audit trail keep them;
@@ -8,6 +8,8 @@
 --   others are superseded (facts) or forgotten (rules), linked from the survivor (facts:
 --   'supersedes', rules: 'related_to'), and their reference counts are added to the survivor's.
 -- Neighbours come from the vector index (one nearest-neighbour scan per row, not a cross join).
+-- memory_janitor_plan lists the work per tenant and checks the run's batch and threshold first,
+-- so a bad one is refused (PM002) before anything changes.
 -- A second run finds nothing more to do.
 
 -- noqa: disable=RF01
