@@ -33,21 +33,35 @@ class Database:
         return make_conninfo(self.migrator_dsn, user=user, password=password)
 
 
-def resolve_database(settings: Settings | None = None, *, start: bool = True) -> Database:
-    """The configured database (PYMEM_DSN), else the embedded server, started if needed."""
-    settings = settings or Settings.from_env()
+def database_on_server(settings: Settings, dbname: str | None = None, *, start: bool = True) -> Database:
+    """The migrator and app DSNs of database ``dbname`` on the configured server: PYMEM_DSN's server
+    (the app login from PYMEM_APP_DSN, else pymem_app with PYMEM_APP_PASSWORD), else the embedded
+    server, started if needed. ``dbname=None`` is the configured database itself. Nothing is created."""
+
+    def on(dsn: str) -> str:
+        return dsn if dbname is None else make_conninfo(dsn, dbname=dbname)
+
     if settings.dsn:
         app = settings.app_dsn or make_conninfo(settings.dsn, user=APP_ROLE, password=settings.app_password)
-        return Database(migrator_dsn=settings.dsn, app_dsn=app)
+        return Database(migrator_dsn=on(settings.dsn), app_dsn=on(app))
     if not start:
         raise RuntimeError("PYMEM_DSN is not set and the embedded server was not to be started")
     server = embedded.start(settings.data_dir)
-    server.ensure_database(settings.database)
+    name = dbname or settings.database
     return Database(
-        migrator_dsn=server.conninfo(dbname=settings.database),
-        app_dsn=settings.app_dsn or server.conninfo(user=APP_ROLE, dbname=settings.database),
+        migrator_dsn=server.conninfo(dbname=name),
+        app_dsn=on(settings.app_dsn) if settings.app_dsn else server.conninfo(user=APP_ROLE, dbname=name),
         embedded=server,
     )
+
+
+def resolve_database(settings: Settings | None = None, *, start: bool = True) -> Database:
+    """The configured database (PYMEM_DSN), else the embedded server, started if needed."""
+    settings = settings or Settings.from_env()
+    db = database_on_server(settings, start=start)
+    if db.embedded is not None:
+        db.embedded.ensure_database(settings.database)
+    return db
 
 
 def open_database(settings: Settings | None = None) -> Database:

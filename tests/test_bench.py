@@ -1,6 +1,7 @@
 """`pymem bench --quick` end to end on the session's embedded server: a scratch database of its
 own, real MiniLM embeddings, a spawned `pymem serve`; the JSON has the eight targets with finite
-numbers and the markdown report is written. Bad options fail before anything runs."""
+numbers and the markdown report is written. Bad options fail before anything runs. The bulk loader
+goes through the tables' triggers and defaults: what it loads keeps the model's invariants."""
 
 from __future__ import annotations
 
@@ -8,15 +9,19 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import psycopg
 import pytest
+from pgvector.psycopg import register_vector
 
-from pymem import embedded
-from pymem.bench import BenchOptions, dataset, run
-from pymem.bench.runner import plan
+from pymem import embedded, token_counts
+from pymem.bench import corpus, loader
+from pymem.bench.run import BenchOptions, plan, run
 from pymem.cli import main
 from pymem.config import Settings
+from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
+from pymem.scratch import scratch_database
 
 TARGETS = [
     "recall_e2e_p95_ms_100k",
@@ -95,9 +100,9 @@ def test_bad_options_are_refused_before_anything_runs(options: BenchOptions, mes
 
 def test_never_benchmarks_in_the_memories_database(tmp_path: Path) -> None:
     settings = Settings(dsn="host=/nowhere dbname=pymem_bench", data_dir=tmp_path)
-    with pytest.raises(InvalidArgumentError, match="would drop it"):
-        dataset.scratch_database(settings, "pymem_bench")
-    with pytest.raises(InvalidArgumentError, match="scratch database of its own"):
+    with pytest.raises(InvalidArgumentError, match="is the configured database"):
+        scratch_database(settings, "pymem_bench")
+    with pytest.raises(InvalidArgumentError, match="is the configured database"):
         run(BenchOptions(database="pymem"), Settings(dsn="host=/nowhere", data_dir=tmp_path))
 
 
@@ -105,3 +110,54 @@ def test_cli_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["bench", "--sizes", "ten"])
     assert "comma-separated integers" in capsys.readouterr().err
+
+
+def test_bulk_loaded_rows_keep_the_models_invariants(
+    db_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(loader, "CHUNK", 7)  # several transactions per table
+    texts = corpus.base_texts(24)
+    source = loader.Corpus(texts, np.vstack(embedder.embed_many(texts)).astype(np.float32), embedder.model_id)
+    rng = np.random.default_rng(5)
+    counter = token_counts.load_tokenizer()
+    with psycopg.connect(db_dsn, autocommit=True) as conn:
+        register_vector(conn)
+        loaded = [loader.load_tenant(conn, t, 60, source, rng, counter, expired_share=0.5) for t in ("a", "b")]
+
+        for data in loaded:
+            for kind, table in (("fact", "facts"), ("episode", "episodes"), ("rule", "rules")):
+                row = conn.execute(f"select count(*) from pymem.{table} where tenant_id = %s", (data.tenant,))
+                assert row.fetchone() == (data.counts[kind],), (data.tenant, table)
+        # decay rates are the database's, from permanence; facts are active, nothing superseded
+        facts = conn.execute(
+            "select count(*), count(distinct permanence),"
+            " count(*) filter (where decay_rate is distinct from pymem.memory_decay_rate(permanence)),"
+            " count(*) filter (where validity <> 'active' or invalidated_at is not null or supersedes_id is not null),"
+            " count(*) filter (where last_confirmed_at <> created_at or created_at > now() - interval '1 minute')"
+            " from pymem.facts"
+        ).fetchone()
+        assert facts is not None and facts[0] == 60 and facts[1] >= 3 and facts[2:] == (0, 0, 0), facts
+        # rules are stored as memory_store_rule stores them: candidates with the confidence of that maturity
+        rules = conn.execute(
+            "select count(*), count(*) filter (where maturity <> 'candidate'"
+            " or confidence is distinct from pymem.memory_rule_confidence(maturity)"
+            " or decay_rate is distinct from pymem.memory_decay_rate(permanence)) from pymem.rules"
+        ).fetchone()
+        assert rules is not None and rules[0] > 0 and rules[1] == 0, rules
+        # episodes expire a ttl after they were stored; about half of them already have
+        episodes = conn.execute(
+            "select count(*) filter (where expires_at <> created_at + interval '7 days'),"
+            " count(*) filter (where expires_at < now()), count(*) from pymem.episodes"
+        ).fetchone()
+        assert episodes is not None and episodes[0] == 0 and 0 < episodes[1] < episodes[2], episodes
+        # the audit trigger ran: one insert event per memory, into the state the database computes
+        for kind, table in (("fact", "facts"), ("episode", "episodes"), ("rule", "rules")):
+            events = conn.execute(
+                f"select count(*), count(e.memory_id),"
+                f" count(*) filter (where e.to_state is distinct from"
+                f" pymem_private.memory_state(%s, to_jsonb(m) - 'embedding'))"
+                f" from pymem.{table} m left join pymem.memory_events e on e.tenant_id = m.tenant_id"
+                f" and e.memory_type = %s and e.memory_id = m.id and e.operation = 'insert'",
+                (kind, kind),
+            ).fetchone()
+            assert events is not None and events[0] == events[1] > 0 and events[2] == 0, (table, events)

@@ -13,14 +13,14 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from pymem.cli.evaluate import _clean
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.evaluation import beir, harness, metrics, reference
+from pymem.evaluation import beir, metrics, reference, run, tables
 from pymem.evaluation.dataset import CATEGORIES, DatasetError, load_dataset, parse_dataset
 from pymem.evaluation.golden import CHECK_KINDS
-from pymem.evaluation.scratch import fresh_database
+from pymem.reports import strict
+from pymem.scratch import recreate, scratch_database
 from pymem.tenancy import tenant_transaction
 from tests.conftest import app_dsn_for
 
@@ -127,11 +127,11 @@ def test_a_bad_dataset_names_the_question_or_memory() -> None:
 
 def test_golden_run_end_to_end(db_dsn: str, embedder: Embedder) -> None:
     dataset = load_dataset()
-    result = harness.run(app_dsn_for(db_dsn), dataset, embedder, cache_dir=None, progress=False)
-    result = _clean(result)
+    result = run.run(app_dsn_for(db_dsn), dataset, embedder, cache_dir=None, progress=False)
+    result = strict(result)
     json.dumps(result)  # strict JSON: no NaN
     assert result["model"] == embedder.model_id
-    assert {"platform", "cpus", "postgres", "pgvector"} <= set(result["machine"])
+    assert {"cpu", "cores", "postgresql", "pgvector", "model_id"} <= set(result["machine"])
     golden = result["golden"]
     assert golden["dataset"]["questions"] == len(dataset.questions)
     assert golden["dataset"]["memories"] == len(dataset.memories)
@@ -148,8 +148,8 @@ def test_golden_run_end_to_end(db_dsn: str, embedder: Embedder) -> None:
             assert check["failed"] == 0, (name, check["failures"])
     assert hybrid["checks"]["tenant_isolation"]["passed"] == len(dataset.questions)
     assert hybrid["overall"]["ndcg@10"] > 0.8
-    tables = harness.tables(result)
-    assert "| hybrid" in tables and "superseded_old_absent" in tables
+    printed = tables.tables(result)
+    assert "| hybrid" in printed and "superseded_old_absent" in printed
 
 
 def test_the_scratch_database_is_recreated_and_never_the_configured_one(
@@ -157,14 +157,16 @@ def test_the_scratch_database_is_recreated_and_never_the_configured_one(
 ) -> None:
     dsn = make_conninfo(superuser.info.dsn, dbname="postgres")
     settings = Settings(dsn=dsn, database="pymem")
-    with pytest.raises(InvalidArgumentError, match="must not be the configured database"):
-        fresh_database(settings, "pymem")
+    for own in ("pymem", "postgres"):  # PYMEM_DATABASE, and the database PYMEM_DSN names
+        with pytest.raises(InvalidArgumentError, match="is the configured database"):
+            scratch_database(settings, own)
     name = "pymem_eval_test_scratch"
     try:
-        db = fresh_database(settings, name)
+        db = scratch_database(settings, name)
+        recreate(db)
         with psycopg.connect(db.migrator_dsn, autocommit=True) as conn:
             conn.execute("create table public.leftover ()")
-        db = fresh_database(settings, name)  # dropped and re-created: the table is gone
+        recreate(db)  # dropped and re-created: the table is gone
         with psycopg.connect(db.app_dsn, autocommit=True) as conn:
             assert conn.execute("select current_user").fetchone() == ("pymem_app",)
             assert conn.execute("select to_regclass('public.leftover')").fetchone() == (None,)
@@ -201,7 +203,7 @@ def test_beir_on_a_tiny_folder(tmp_path: Path, db_dsn: str, embedder: Embedder) 
     data = beir.load_beir(folder)
     assert data.texts[0] == "Photosynthesis in green algae Chlorophyll in algae turns sunlight into sugar."
     assert data.qrels["test"] == {"q1": {"d1": 1}, "q2": {"d3": 2, "d5": 1}}
-    with harness.connect_app(app_dsn_for(db_dsn)) as conn:
+    with run.connect_app(app_dsn_for(db_dsn)) as conn:
         result = beir.run_beir(
             conn, folder, embedder, config=beir.SearchConfig(depth=10), cache_dir=None, progress=False
         )

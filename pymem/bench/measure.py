@@ -24,10 +24,11 @@ from pgvector.psycopg import register_vector
 
 from pymem import api, token_counts
 from pymem.bench import corpus
-from pymem.bench.dataset import MIX, Scratch, TenantData
+from pymem.bench.loader import MIX, TenantData
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
+from pymem.scratch import ScratchDatabase
 from pymem.tenancy import tenant_transaction
 
 Log = Callable[[str], None]
@@ -49,7 +50,7 @@ def stats(seconds: Sequence[float]) -> dict[str, float | int]:
     }
 
 
-def connect_app(scratch: Scratch) -> psycopg.Connection[Any]:
+def connect_app(scratch: ScratchDatabase) -> psycopg.Connection[Any]:
     conn = psycopg.connect(scratch.app_dsn, autocommit=True)
     register_vector(conn)
     return conn
@@ -72,7 +73,7 @@ def query_embedding(embedder: Embedder, texts: Sequence[str], warmup: int = 5) -
     return {**stats(samples), "what": "Embedder.embed of one query text, model already loaded"}
 
 
-def sql_queries(scratch: Scratch, tenant: str, queries: Sequence[Query], warmup: int = 5) -> dict[str, Any]:
+def sql_queries(scratch: ScratchDatabase, tenant: str, queries: Sequence[Query], warmup: int = 5) -> dict[str, Any]:
     """memory_search (hybrid, limit 20) and memory_recall (limit 10) with a precomputed query
     embedding, as pymem_app in a transaction bound to `tenant` (the calls the MCP tools make)."""
     with connect_app(scratch) as conn:
@@ -109,7 +110,7 @@ def sql_queries(scratch: Scratch, tenant: str, queries: Sequence[Query], warmup:
     return out
 
 
-def hot_memory(scratch: Scratch, data: TenantData, count: int, warmup: int = 5) -> dict[str, Any]:
+def hot_memory(scratch: ScratchDatabase, data: TenantData, count: int, warmup: int = 5) -> dict[str, Any]:
     """memory_recent_episodes (limit 10): by butler, and every other call within one session."""
     butlers = list(data.sessions)
     with connect_app(scratch) as conn:
@@ -127,7 +128,7 @@ def hot_memory(scratch: Scratch, data: TenantData, count: int, warmup: int = 5) 
     return {**stats(samples), "mean_results": round(sum(returned[warmup:]) / max(count, 1), 2)}
 
 
-def _server(scratch: Scratch, embedder: Embedder, tenant: str, butlers_dir: Path) -> tuple[Any, Any]:
+def _server(scratch: ScratchDatabase, embedder: Embedder, tenant: str, butlers_dir: Path) -> tuple[Any, Any]:
     pool = make_pool(scratch.app_dsn, min_size=1, max_size=4)
     service = EmbeddingService(embedder)
     service.wait()
@@ -146,7 +147,7 @@ async def _call(client: Client, tool: str, arguments: dict[str, Any]) -> dict[st
 
 
 def mcp_queries(
-    scratch: Scratch, embedder: Embedder, tenant: str, texts: Sequence[str], butlers_dir: Path, warmup: int = 5
+    scratch: ScratchDatabase, embedder: Embedder, tenant: str, texts: Sequence[str], butlers_dir: Path, warmup: int = 5
 ) -> dict[str, Any]:
     """memory_search and memory_recall end to end: an in-process MCP client session against the
     server `pymem serve` builds (query embedding, tool dispatch, SQL, result models)."""
@@ -173,7 +174,7 @@ def mcp_queries(
 
 
 def mcp_ingest(
-    scratch: Scratch, embedder: Embedder, tenant: str, count: int, butlers_dir: Path, log: Log
+    scratch: ScratchDatabase, embedder: Embedder, tenant: str, count: int, butlers_dir: Path, log: Log
 ) -> dict[str, Any]:
     """count memories stored one call at a time through the MCP tools (facts, episodes and
     rules in turn), embedding included."""
@@ -223,7 +224,7 @@ STORE_SQL = {
 
 
 def batch_ingest(
-    scratch: Scratch, embedder: Embedder, tenant: str, count: int, log: Log, batch: int = 64
+    scratch: ScratchDatabase, embedder: Embedder, tenant: str, count: int, log: Log, batch: int = 64
 ) -> dict[str, Any]:
     """count memories through embed_many + the SQL store functions, one transaction per batch
     (psycopg pipeline mode via executemany), embedding the next batch while this one is written."""
@@ -291,7 +292,7 @@ def _pick(i: int, weights: Sequence[float]) -> int:
     return len(weights) - 1
 
 
-def filtered_recall(scratch: Scratch, tenant: str, queries: Sequence[Query], k: int = 10) -> dict[str, Any]:
+def filtered_recall(scratch: ScratchDatabase, tenant: str, queries: Sequence[Query], k: int = 10) -> dict[str, Any]:
     """memory_search semantic mode for one small tenant against an exact scan of that tenant's
     visible rows with index scans disabled: as configured (memory_search searches a table exactly
     when the tenant has at most pymem.exact_search_rows rows there), and forced through the vector
@@ -379,7 +380,7 @@ EF_SEARCH = (40, 100, 200)
 TARGET_EF_SEARCH = 100  # what memory_search sets (sql/functions/130-candidates.sql: max(100, depth))
 
 
-def hnsw_recall(scratch: Scratch, vectors: Sequence[np.ndarray], k: int = 10) -> dict[str, Any]:
+def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int = 10) -> dict[str, Any]:
     """The facts table's vector index over every tenant (plain ORDER BY <=> LIMIT k) at several
     hnsw.ef_search values, against an exact scan with index scans disabled, as the migrator."""
     with psycopg.connect(scratch.migrator_dsn, autocommit=True) as conn:
@@ -427,7 +428,7 @@ def hnsw_recall(scratch: Scratch, vectors: Sequence[np.ndarray], k: int = 10) ->
     }
 
 
-def keyword_share(scratch: Scratch, tenant: str, texts: Sequence[str]) -> float | None:
+def keyword_share(scratch: ScratchDatabase, tenant: str, texts: Sequence[str]) -> float | None:
     """Mean share of the tenant's memories that the full-text query of a search text matches
     (memory_tsquery ORs the query's lexemes): how much work the keyword leg has."""
     shares = []
@@ -452,7 +453,7 @@ def pymem_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "pymem.cli"]
 
 
-def cold_start(scratch: Scratch, tenant: str, butlers_dir: Path, runs: int, log: Log) -> dict[str, Any]:
+def cold_start(scratch: ScratchDatabase, tenant: str, butlers_dir: Path, runs: int, log: Log) -> dict[str, Any]:
     """Spawn `pymem serve` (stdio, tenant set) against the running scratch database and time
     process start -> initialize -> first tool call (memory_stats) answered, then the first
     memory_recall (which waits for the embedding model to load)."""
@@ -496,7 +497,7 @@ def cold_start(scratch: Scratch, tenant: str, butlers_dir: Path, runs: int, log:
     }
 
 
-def janitor(scratch: Scratch, log: Log) -> dict[str, Any]:
+def janitor(scratch: ScratchDatabase, log: Log) -> dict[str, Any]:
     """pymem.maintenance.run_janitor over the loaded memories, if that function exists."""
     try:
         from pymem import maintenance

@@ -24,7 +24,7 @@ def _sizes(value: str) -> list[int]:
 
 def _bench(args: argparse.Namespace, settings: Settings) -> int:
     started = time.perf_counter()
-    from pymem.bench import BenchOptions, run
+    from pymem.bench.run import BenchOptions, run
 
     if args.database == settings.database:
         raise InvalidArgumentError(f"--database {args.database!r} is the memories' database; pick a scratch name")

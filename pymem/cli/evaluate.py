@@ -5,11 +5,8 @@ the configured server), dropped and re-created every run; never in the user's me
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import sys
 from pathlib import Path
-from typing import Any
 
 from pymem.config import Settings
 from pymem.errors import InvalidArgumentError
@@ -17,22 +14,12 @@ from pymem.errors import InvalidArgumentError
 MODES = ("semantic", "keyword", "hybrid", "weighted")
 
 
-def _clean(value: Any) -> Any:
-    """NaN (no data) as null, so that the JSON is strict."""
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    return value
-
-
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem import reports
     from pymem.embeddings import make_embedder
-    from pymem.evaluation import beir, harness
+    from pymem.evaluation import beir, run, tables
     from pymem.evaluation.dataset import DEFAULT_DATASET, load_dataset
-    from pymem.evaluation.scratch import fresh_database
+    from pymem.scratch import recreate, scratch_database
 
     if args.k < 1 or args.k > 1000:
         raise InvalidArgumentError("--k must be between 1 and 1000")
@@ -44,8 +31,10 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
     if beir_dir is not None:
         beir.load_beir(beir_dir)  # so does a bad BEIR folder
     modes = tuple(dict.fromkeys(args.modes or MODES))
-    db = fresh_database(settings, args.database)
-    result = harness.run(
+    db = scratch_database(settings, args.database)
+    print(f"pymem eval: re-creating the scratch database {db.name!r}", file=sys.stderr, flush=True)
+    recreate(db)
+    result = run.run(
         db.app_dsn,
         dataset,
         make_embedder(settings),
@@ -59,21 +48,18 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
         cache_dir=None if args.no_cache else Path(args.cache_dir),
         dataset_path=dataset_path,
     )
-    result = _clean(result)
-    print(harness.tables(result))
+    result = reports.strict(result)
+    print(tables.tables(result))
     if args.json:
-        path = Path(args.json)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(result, indent=1, default=str) + "\n")
-        print(f"pymem eval: wrote {path}", file=sys.stderr)
+        reports.write_json(result, Path(args.json))
+        print(f"pymem eval: wrote {args.json}", file=sys.stderr)
     return 0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `pymem eval` to the subcommands of the `pymem` parser."""
     from pymem.evaluation.golden import MIN_KEYWORD, MIN_SEMANTIC
-    from pymem.evaluation.harness import DEFAULT_CACHE
-    from pymem.evaluation.scratch import DEFAULT_NAME
+    from pymem.evaluation.run import DEFAULT_CACHE, DEFAULT_DATABASE
 
     ev = sub.add_parser(
         "eval",
@@ -96,8 +82,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ev.add_argument("--dataset", help="the golden dataset file (default: eval/golden/dataset.json)")
     ev.add_argument(
         "--database",
-        default=DEFAULT_NAME,
-        help=f"the scratch database, dropped and re-created (default {DEFAULT_NAME})",
+        default=DEFAULT_DATABASE,
+        help=f"the scratch database, dropped and re-created (default {DEFAULT_DATABASE})",
     )
     ev.add_argument("--cache-dir", default=str(DEFAULT_CACHE), help="where embeddings are cached (default eval/.cache)")
     ev.add_argument("--no-cache", action="store_true", help="embed everything again, without the cache")

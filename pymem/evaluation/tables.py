@@ -1,28 +1,11 @@
-"""The printed tables of `pymem eval` (GitHub markdown, readable in a terminal) and the machine facts."""
+"""The printed tables of `pymem eval` (GitHub markdown, readable in a terminal): the golden dataset's
+and BEIR's figures under the environment header."""
 
 from __future__ import annotations
 
-import math
-import os
-import platform
 from typing import Any
 
-import psycopg
-
-
-def _num(value: Any, digits: int = 3) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
-
-
-def table(header: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, rows)])
+from pymem.reports import fmt, table
 
 
 def golden_tables(result: dict[str, Any]) -> str:
@@ -33,12 +16,12 @@ def golden_tables(result: dict[str, Any]) -> str:
         [
             [
                 mode,
-                _num(f["overall"][f"p@{k}"]),
-                _num(f["overall"][f"r@{k}"]),
-                _num(f["overall"]["mrr"]),
-                _num(f["overall"]["ndcg@10"]),
-                _num(f["overall"]["latency_ms_p50"], 1),
-                _num(f["overall"]["latency_ms_p95"], 1),
+                fmt(f["overall"][f"p@{k}"]),
+                fmt(f["overall"][f"r@{k}"]),
+                fmt(f["overall"]["mrr"]),
+                fmt(f["overall"]["ndcg@10"]),
+                fmt(f["overall"]["latency_ms_p50"], 1),
+                fmt(f["overall"]["latency_ms_p95"], 1),
             ]
             for mode, f in modes.items()
         ],
@@ -54,7 +37,7 @@ def golden_tables(result: dict[str, Any]) -> str:
                 c,
                 str(first["categories"][c]["questions"]),
                 *(
-                    f"{_num(f['categories'][c]['ndcg@10'])} / {_num(f['categories'][c]['mrr'])}"
+                    f"{fmt(f['categories'][c]['ndcg@10'])} / {fmt(f['categories'][c]['mrr'])}"
                     if f["categories"][c]["scored"]
                     else "(checks only)"
                     for f in modes.values()
@@ -102,18 +85,18 @@ def beir_tables(result: dict[str, Any]) -> str:
         rows.append(
             [
                 mode,
-                _num(f["ndcg@10"]),
-                _num(f["recall@100"]),
-                _num(f["mrr@10"]),
-                _num(f["latency_ms_p50"], 1),
-                _num(f["latency_ms_p95"], 1),
+                fmt(f["ndcg@10"]),
+                fmt(f["recall@100"]),
+                fmt(f["mrr@10"]),
+                fmt(f["latency_ms_p50"], 1),
+                fmt(f["latency_ms_p95"], 1),
                 str(c["depth"]),
                 str(c["rrf_k"]) if mode == "hybrid" else "-",
                 f"{c['vector_weight']}/{c['keyword_weight']}" if mode == "weighted" else "-",
             ]
         )
     for name, value in result.get("baselines", {}).items():
-        rows.append([f"published {name}", _num(value), "-", "-", "-", "-", "-", "-", "-"])
+        rows.append([f"published {name}", fmt(value), "-", "-", "-", "-", "-", "-", "-"])
     labels = {
         "bm25": "reference: BM25 on pymem's lexemes",
         "semantic_exact": "reference: exact cosine",
@@ -122,7 +105,7 @@ def beir_tables(result: dict[str, Any]) -> str:
     for name, label in labels.items():
         f = result.get("reference", {}).get(name)
         if f is not None:
-            scores = [_num(f["ndcg@10"]), _num(f["recall@100"]), _num(f["mrr@10"])]
+            scores = [fmt(f["ndcg@10"]), fmt(f["recall@100"]), fmt(f["mrr@10"])]
             rows.append([label, *scores, "-", "-", str(f.get("depth", "-")), str(f.get("rrf_k", "-")), "-"])
     text = table(["mode", "nDCG@10", "R@100", "MRR@10", "p50 ms", "p95 ms", "depth", "rrf_k", "weights v/k"], rows)
     title = (
@@ -139,16 +122,14 @@ def beir_tables(result: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def machine(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-    row = conn.execute(
-        "select current_setting('server_version'), (select extversion from pg_extension where extname = 'vector')"
-    ).fetchone()
-    return {
-        "platform": platform.platform(),
-        "machine": platform.machine(),
-        "processor": platform.processor() or None,
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-        "postgres": row[0] if row else None,
-        "pgvector": row[1] if row else None,
-    }
+def tables(result: dict[str, Any]) -> str:
+    """Everything `pymem eval` prints: the environment line, the golden tables and (if run) BEIR's."""
+    env = result["machine"]
+    parts = [
+        f"pymem eval: model {result['model']}, PostgreSQL {env['postgresql']}, pgvector {env['pgvector']},"
+        f" {env['cores']} CPUs",
+        golden_tables(result["golden"]),
+    ]
+    if "beir" in result:
+        parts.append(beir_tables(result["beir"]))
+    return "\n\n".join(parts)

@@ -22,11 +22,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from pymem import token_counts
-from pymem.bench import corpus, dataset, measure, report
+from pymem import reports, token_counts
+from pymem.bench import corpus, loader, measure, tables
+from pymem.bench.targets import TARGETS, target_row
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
+from pymem.scratch import ScratchDatabase, drop, recreate, scratch_database
 
 SCALES = {"default": [1000, 10000], "1m": [1000, 10000, 100000]}
 QUERY_TENANT = "t00"
@@ -120,28 +122,28 @@ def run(options: BenchOptions, settings: Settings | None = None) -> dict[str, An
     p = plan(options)
     clock = Clock(options.started)
     log = clock.log
-    scratch = dataset.scratch_database(settings, options.database)
-    log(f"scratch database {scratch.name}: dropping, creating, migrating")
-    dataset.recreate(scratch)
+    db = scratch_database(settings, options.database)
+    log(f"scratch database {db.name}: dropping, creating, migrating")
+    recreate(db)
     try:
-        results = _run(options, settings, p, scratch, log)
+        results = _run(options, settings, p, db, log)
     finally:
         if options.keep:
-            log(f"kept the scratch database {scratch.name}")
+            log(f"kept the scratch database {db.name}")
         else:
-            dataset.drop(scratch)
+            drop(db)
     results["wall_s"] = round(time.perf_counter() - clock.started, 1)
     if options.json_path is not None:
-        report.write_json(results, options.json_path)
+        reports.write_json(results, options.json_path)
         log(f"wrote {options.json_path}")
     if options.markdown_path is not None:
         options.markdown_path.parent.mkdir(parents=True, exist_ok=True)
-        options.markdown_path.write_text(report.markdown(results))
+        options.markdown_path.write_text(tables.markdown(results))
         log(f"wrote {options.markdown_path}")
     return results
 
 
-def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Scratch, log: Any) -> dict[str, Any]:
+def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: ScratchDatabase, log: Any) -> dict[str, Any]:
     embedder = _embedder(settings)
     started = time.perf_counter()
     embedder.embed("warm up")
@@ -152,7 +154,7 @@ def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Sc
     started = time.perf_counter()
     base_vectors = np.vstack(embedder.embed_many(base_texts)).astype(np.float32)
     log(f"embedded {len(base_texts)} base texts in {time.perf_counter() - started:.1f} s (real MiniLM)")
-    source = dataset.Corpus(texts=base_texts, vectors=base_vectors, model_id=embedder.model_id)
+    source = loader.Corpus(texts=base_texts, vectors=base_vectors, model_id=embedder.model_id)
     query_texts = corpus.query_texts(p.queries)
     query_vectors = embedder.embed_many(query_texts)
     queries = list(zip(query_texts, query_vectors, strict=True))
@@ -165,8 +167,8 @@ def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Sc
     counter = token_counts.load_tokenizer()
     tenants = [f"t{i:02d}" for i in range(p.tenants)]
     butlers_dir = Path(tempfile.mkdtemp(prefix="pymem-bench-butlers-"))
-    with dataset.migrator(scratch) as conn:
-        index_defs = dataset.vector_index_defs(conn)
+    with loader.migrator(scratch) as conn:
+        index_defs = loader.vector_index_defs(conn)
     scales: list[dict[str, Any]] = []
     loads: list[dict[str, Any]] = []
     ingest: dict[str, Any] = {}
@@ -183,8 +185,8 @@ def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Sc
             log(f"ingest (MCP): {p.mcp_ingest} memories for tenant {MCP_TENANT!r}")
             ingest["mcp"] = measure.mcp_ingest(scratch, embedder, MCP_TENANT, p.mcp_ingest, butlers_dir, log)
             log(f"ingest (MCP): {ingest['mcp']['per_s']} memories/s")
-        with dataset.migrator(scratch) as conn:
-            scale["table_sizes"] = dataset.table_sizes(conn)
+        with loader.migrator(scratch) as conn:
+            scale["table_sizes"] = loader.table_sizes(conn)
         scale["rows_total"] = sum(t["rows"] for t in scale["table_sizes"].values())
         label = f"{size} x {p.tenants}"
         log(f"{label}: memory_search / memory_recall in SQL, {p.queries} queries each")
@@ -236,7 +238,7 @@ def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Sc
     janitor = measure.janitor(scratch, log)
     janitor["memories"] = janitor_total
 
-    machine = report.machine(scratch.migrator_dsn, embedder)
+    machine = reports.environment(scratch.migrator_dsn, embedder)
     results: dict[str, Any] = {
         "pymem_bench": 1,
         "command": options.command,
@@ -269,11 +271,11 @@ def _run(options: BenchOptions, settings: Settings, p: Plan, scratch: dataset.Sc
 
 
 def _load(
-    scratch: dataset.Scratch,
+    scratch: ScratchDatabase,
     index_defs: list[tuple[str, str]],
     tenants: list[str],
     size: int,
-    source: dataset.Corpus,
+    source: loader.Corpus,
     rng: np.random.Generator,
     counter: Any,
     p: Plan,
@@ -281,21 +283,24 @@ def _load(
     loads: list[dict[str, Any]],
     *,
     expired_share: float = 0.0,
-) -> list[dataset.TenantData]:
+) -> list[loader.TenantData]:
     label = f"{size} x {len(tenants)}"
-    log(f"{label}: emptying tables, dropping vector indexes, COPYing {size * len(tenants)} memories")
+    log(f"{label}: emptying tables, dropping vector indexes, loading {size * len(tenants)} memories (triggers on)")
     data = []
-    with dataset.migrator(scratch) as conn:
-        dataset.reset_tables(conn, index_defs)
+    with loader.migrator(scratch) as conn:
+        loader.reset_tables(conn, index_defs)
         started = time.perf_counter()
         for i, tenant in enumerate(tenants):
-            data.append(dataset.load_tenant(conn, tenant, size, source, rng, counter, expired_share=expired_share))
+            data.append(loader.load_tenant(conn, tenant, size, source, rng, counter, expired_share=expired_share))
             if (i + 1) % max(1, len(tenants) // 5) == 0 or i + 1 == len(tenants):
                 log(f"{label}: loaded {i + 1}/{len(tenants)} tenants")
         copy_s = time.perf_counter() - started
-        log(f"{label}: COPY in {copy_s:.1f} s; building vector indexes, maintenance_work_mem {p.maintenance_work_mem}")
+        log(
+            f"{label}: COPY + INSERT in {copy_s:.1f} s; building vector indexes,"
+            f" maintenance_work_mem {p.maintenance_work_mem}"
+        )
         started = time.perf_counter()
-        timings = dataset.build_indexes(conn, index_defs, p.maintenance_work_mem, workers=1)
+        timings = loader.build_indexes(conn, index_defs, p.maintenance_work_mem, workers=1)
         index_s = time.perf_counter() - started
         log(f"{label}: indexes + ANALYZE in {index_s:.1f} s")
     loads.append(
@@ -319,11 +324,13 @@ def _notes(p: Plan, bases: int) -> list[str]:
         f" row's vector is derived from real MiniLM embeddings of {bases} base texts: base + U(0, 0.5) x a"
         " second base + Gaussian noise (norm 0.35), renormalised. The row's text is its base text plus a clause"
         " of the second base.",
-        "Scale data was loaded as setup, not measured as ingest: binary COPY as the migrator into the scratch"
-        " database with session_replication_role = replica (no per-row audit-event triggers; decay rates filled"
-        " by the loader), vector indexes dropped before and rebuilt after with maintenance_work_mem"
-        f" {p.maintenance_work_mem} and one parallel worker, then ANALYZE. Embeddings are stored inline"
-        " (STORAGE PLAIN).",
+        "Scale data was loaded as setup, not measured as ingest: the raw columns (content, embedding,"
+        " token count, importance, permanence, scope, backdated created_at, ...) binary-COPYed into a staging"
+        f" table, then INSERT ... SELECT into the memory tables as the migrator in chunks of {loader.CHUNK} rows,"
+        " with every trigger on and the column defaults in force (the database derives decay rates, validity,"
+        " rule maturity and confidence, and writes one memory_events row per memory); vector indexes dropped"
+        f" before and rebuilt after with maintenance_work_mem {p.maintenance_work_mem} and one parallel worker,"
+        " then ANALYZE. Embeddings are stored inline (STORAGE PLAIN).",
         "Mix per tenant: 50% facts, 35% episodes (5 butlers, 4 sessions each, created in the last 6.5 days),"
         " 15% rules; facts and rules created in the last 30 days.",
         f"The small tenant {SMALL_TENANT!r} ({p.small_tenant} memories, 1% of the largest table, at least 30)"
@@ -336,7 +343,7 @@ def _notes(p: Plan, bases: int) -> list[str]:
 
 
 def _targets(results: dict[str, Any]) -> list[dict[str, Any]]:
-    by_name = {t.name: t for t in report.TARGETS}
+    by_name = {t.name: t for t in TARGETS}
     largest = results["scales"][-1]
     scale_label = f"{largest['memories_per_tenant']} memories x {largest['tenants']} tenants"
     at_100k = largest["memories_per_tenant"] >= 100000
@@ -345,46 +352,46 @@ def _targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     hnsw = results["hnsw_recall"]
     quick = " (--quick: tiny sizes, not comparable)" if results["config"]["quick"] else ""
     rows = [
-        report.target_row(
+        target_row(
             by_name["recall_e2e_p95_ms_100k"],
             largest["recall_mcp"]["p95_ms"],
             (f"{scale_label}" if at_100k else f"largest scale run: {scale_label}; only --scale 1m measures 100k")
             + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["query_embed_p95_ms"],
             results["query_embedding"]["p95_ms"],
             f"{results['query_embedding']['n']} queries, {results['machine']['model_backend']}"
             f" {results['machine']['model_variant']}" + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["serve_first_call_s"],
             results["cold_start"]["first_call_median_s"],
             f"median of {results['cold_start']['runs']} spawns, first call memory_stats" + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["batch_ingest_per_s"],
             results["ingest"]["batch"]["per_s"],
             f"{results['ingest']['batch']['memories']} memories into {scale_label}" + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["filtered_recall_at_10"],
             filtered.get("recall_at_k"),
             f"{filtered.get('queries')} queries, tenant of {filtered.get('tenant_rows')} rows among"
             f" {filtered.get('table_rows')}, pymem.exact_search_rows {filtered.get('exact_search_rows')};"
             f" forced through the vector index: {(filtered.get('index') or {}).get('recall_at_k')}" + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["hot_memory_p95_ms"],
             largest["hot_memory"]["p95_ms"],
             f"{largest['hot_memory']['n']} calls at {scale_label}" + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["janitor_10k_s"],
             jan.get("seconds") if jan.get("measured") else None,
             (f"{jan['memories']} memories" if jan.get("measured") else f"not measured: {jan.get('reason')}") + quick,
         ),
-        report.target_row(
+        target_row(
             by_name["hnsw_recall_at_10"],
             hnsw.get("recall_at_k"),
             f"{hnsw.get('queries')} queries over {hnsw.get('table')} ({hnsw.get('rows')} rows, synthetic vectors"

@@ -1,5 +1,5 @@
-"""One evaluation run: golden dataset (and optionally a BEIR folder) against a database, as
-pymem_app; the result is a JSON-ready dict, the tables are pymem.evaluation.report's."""
+"""`pymem eval`: one evaluation run, the golden dataset (and optionally a BEIR folder) against a
+database, as pymem_app; the result is a JSON-ready dict, the tables are pymem.evaluation.tables'."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from typing import Any
 import psycopg
 from pgvector.psycopg import register_vector
 
-from pymem.evaluation import beir, golden, report
+from pymem import reports
+from pymem.evaluation import beir, golden
 from pymem.evaluation.dataset import CATEGORIES, Dataset
 from pymem.evaluation.embedcache import EmbedderLike
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "eval" / ".cache"
+DEFAULT_DATABASE = "pymem_eval"  # the scratch database (pymem.scratch), dropped and re-created per run
 
 
 def connect_app(app_dsn: str) -> psycopg.Connection[Any]:
@@ -91,10 +93,8 @@ def run(
 ) -> dict[str, Any]:
     """The whole run: machine facts, model, golden figures and (with beir_dir) BEIR figures."""
     started = time.monotonic()
-    with connect_app(app_dsn) as conn:
-        facts = report.machine(conn)
     result: dict[str, Any] = {
-        "machine": facts,
+        "machine": reports.environment(app_dsn, embedder),
         "model": embedder.model_id,
         "golden": run_golden(
             app_dsn,
@@ -124,14 +124,3 @@ def run(
             )
     result["seconds"] = round(time.monotonic() - started, 1)
     return result
-
-
-def tables(result: dict[str, Any]) -> str:
-    parts = [
-        f"pymem eval: model {result['model']}, PostgreSQL {result['machine']['postgres']},"
-        f" pgvector {result['machine']['pgvector']}, {result['machine']['cpus']} CPUs",
-        report.golden_tables(result["golden"]),
-    ]
-    if "beir" in result:
-        parts.append(report.beir_tables(result["beir"]))
-    return "\n\n".join(parts)
