@@ -23,7 +23,11 @@ memory_store_episode's default). Chunks of CHUNK rows commit one by one, because
 trigger takes one advisory lock per fact and holds it to the end of its transaction.
 
 Set-up that is not model logic stays: the vector indexes are dropped before the load and rebuilt
-afterwards as their owner with a large ``maintenance_work_mem``, then ANALYZE.
+afterwards as their owner with a large ``maintenance_work_mem``, then ANALYZE; and a table the
+planner believes empty (just truncated) is ANALYZEd after a first small chunk, so that the
+supersession trigger's cached lookup uses the unique (tenant_id, subject, predicate) index rather
+than scanning the tenant's facts once per row (10 tenants x 10k: about 35 s instead of about 75 s
+on 2 cores).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from __future__ import annotations
 import random
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -51,7 +55,6 @@ MIX = {"fact": 0.5, "episode": 0.35, "rule": 0.15}
 EPISODE_TTL = timedelta(days=7)  # the ttl each synthetic episode is stored with (memory_store_episode's default)
 CHUNK = 2000  # rows per transaction: at most this many supersession advisory locks held at once
 FIRST_CHUNK = 100  # rows loaded into a table the planner believes empty before it is ANALYZEd
-Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True)
