@@ -36,5 +36,6 @@ def call_one(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> 
 
 
 def call_scalar(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> Any:
-    """The value of a function that returns a scalar (memory_store_*: the new id)."""
-    return call_one(conn, function, **arguments)[function]
+    """The value of a function that returns a scalar; of memory_store_*, the new memory_id."""
+    row = call_one(conn, function, **arguments)
+    return row[function] if function in row else row["memory_id"]

@@ -1,4 +1,5 @@
-"""Per-butler configuration: ``<butlers dir>/<butler>/butler.toml`` (or ``<butlers dir>/<butler>.toml``).
+"""Butler settings files: ``<butlers dir>/<butler>/butler.toml`` (or ``<butlers dir>/<butler>.toml``),
+written into the database, where the SQL functions read them.
 
     scope = "health"                  # memories recalled: scope 'global' + this one (default: the butler's name)
     episode_ttl_days = 7              # lifetime of the episodes the butler stores
@@ -9,18 +10,19 @@
     quotas = { facts = 0.5, rules = 0.3, episodes = 0.2 }     # shares of the token budget
     max_items = { facts = 20, rules = 10, episodes = 10 }     # candidates fetched per section
 
-The butlers directory is ``PYMEM_BUTLERS_DIR``, else ``<user config dir>/pymem/butlers``. A butler
-without a file gets the defaults above. Every key is optional; an unknown key, a value of the
-wrong type or out of range raises InvalidArgumentError naming the file and the key. Loads are
-cached per (directory, butler) and re-read when the file changes (mtime, size, inode).
+The files are the operator's; what is in force is the tenant's row of pymem.butler_settings, written by
+pymem.memory_butler_configure when `pymem serve` starts and by `pymem butler sync`. memory_recall (the
+butler named by its scope), memory_store_episode and memory_context_* read it, so psql and MCP rank the
+same for the same butler. This module only reads TOML: it maps the keys to the function's arguments and
+checks that each is of the right TOML type; the ranges are the SQL function's (PM002, naming the key).
+
+The butlers directory is ``PYMEM_BUTLERS_DIR``, else ``<user config dir>/pymem/butlers``.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import re
-import threading
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,66 +30,31 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
+import psycopg
 
-from pymem.errors import InvalidArgumentError
+from pymem.client import MemoryClient
+from pymem.errors import InvalidArgumentError, translate
+from pymem.models import ButlerSettings
 
 SECTIONS = ("facts", "rules", "episodes")
+# a butler's name is also a file name; the SQL function checks the same pattern
 BUTLER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
-MAX_WEIGHT = 1000.0  # memory_recall accepts each w_* in [0, 1000], not all 0
-MAX_TTL_DAYS = 36500.0
-MAX_TOKEN_BUDGET = 100_000
-MAX_SECTION_ITEMS = 1000  # memory_context_candidates accepts 0..1000 per section
-MAX_SCOPE_LENGTH = 200  # as every SQL read's scope
+
+# butler.toml key -> (memory_butler_configure argument, TOML type)
+_TOP = {"scope": ("scope", str), "episode_ttl_days": ("episode_ttl_days", float)}
+_WEIGHTS = {k: (f"w_{k}", float) for k in ("relevance", "importance", "recency", "confidence")}
+_CONTEXT = {"token_budget": ("context_token_budget", int)}
+_QUOTAS = {k: (f"quota_{k}", float) for k in SECTIONS}
+_MAX_ITEMS = {k: (f"max_{k}", int) for k in SECTIONS}
 
 
 @dataclass(frozen=True)
-class ScoreWeights:
-    """memory_recall's w_relevance, w_importance, w_recency, w_confidence (normalised by their sum in SQL)."""
+class ButlerFile:
+    """What one butler.toml says, as memory_butler_configure arguments (those it leaves out take defaults)."""
 
-    relevance: float = 0.4
-    importance: float = 0.3
-    recency: float = 0.2
-    confidence: float = 0.1
-
-
-@dataclass(frozen=True)
-class ContextQuotas:
-    """Shares of the context token budget each section may fill in the first pass; they sum to at most 1."""
-
-    facts: float = 0.5
-    rules: float = 0.3
-    episodes: float = 0.2
-
-    def of(self, section: str) -> float:
-        return float(getattr(self, section))
-
-
-@dataclass(frozen=True)
-class ContextMaxItems:
-    """How many candidates each section fetches at most (0 leaves the section empty)."""
-
-    facts: int = 20
-    rules: int = 10
-    episodes: int = 10
-
-    def of(self, section: str) -> int:
-        return int(getattr(self, section))
-
-
-@dataclass(frozen=True)
-class ButlerConfig:
     name: str
-    scope: str
-    score_weights: ScoreWeights = field(default_factory=ScoreWeights)
-    episode_ttl_days: float = 7.0
-    context_token_budget: int = 3000
-    context_quotas: ContextQuotas = field(default_factory=ContextQuotas)
-    context_max_items: ContextMaxItems = field(default_factory=ContextMaxItems)
+    settings: dict[str, Any] = field(default_factory=dict)
     source: Path | None = None
-
-    @classmethod
-    def defaults(cls, name: str) -> ButlerConfig:
-        return cls(name=validate_butler_name(name), scope=name)
 
 
 def validate_butler_name(name: object) -> str:
@@ -108,146 +75,114 @@ def butlers_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(platformdirs.user_config_dir("pymem")) / "butlers"
 
 
-def butler_file(name: str, directory: Path | None = None) -> Path | None:
-    """The butler's file, or None when it has none; both layouts at once is an error."""
-    base = butlers_dir() if directory is None else directory
-    candidates = [p for p in (base / name / "butler.toml", base / f"{name}.toml") if p.is_file()]
-    if len(candidates) > 1:
-        raise InvalidArgumentError(
-            f"butler {name!r} has two configuration files: {candidates[0]} and {candidates[1]}",
-            hint="keep one of them",
-        )
-    return candidates[0] if candidates else None
+def butler_files(directory: Path) -> dict[str, Path]:
+    """The butler files of a directory by butler name; one butler with both layouts is an error."""
+    found: dict[str, Path] = {}
+    if not directory.is_dir():
+        return found
+    candidates = sorted(directory.glob("*/butler.toml")) + sorted(directory.glob("*.toml"))
+    for path in candidates:
+        name = path.parent.name if path.name == "butler.toml" and path.parent != directory else path.stem
+        if not BUTLER_NAME.fullmatch(name) or ".." in name or not path.is_file():
+            continue
+        if name in found:
+            raise InvalidArgumentError(
+                f"butler {name!r} has two configuration files: {found[name]} and {path}", hint="keep one of them"
+            )
+        found[name] = path
+    return found
 
 
-_cache: dict[tuple[Path, str], tuple[Path, tuple[int, int, int], ButlerConfig]] = {}
-_cache_lock = threading.Lock()
-
-
-def load_butler(name: str, directory: Path | None = None) -> ButlerConfig:
-    """The butler's configuration (defaults when it has no file); cached until the file changes."""
-    validate_butler_name(name)
-    base = (butlers_dir() if directory is None else directory).expanduser().absolute()
-    path = butler_file(name, base)
-    key = (base, name)
-    if path is None:
-        with _cache_lock:
-            _cache.pop(key, None)
-        return ButlerConfig.defaults(name)
+def read_butler_file(name: str, path: Path) -> ButlerFile:
     try:
-        st = path.stat()
         data = path.read_bytes()
     except OSError as exc:
         raise InvalidArgumentError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-    with _cache_lock:
-        cached = _cache.get(key)
-        if cached is not None and cached[0] == path and cached[1] == stamp:
-            return cached[2]
-    config = parse_butler(name, data, path)
-    with _cache_lock:
-        _cache[key] = (path, stamp, config)
-    return config
+    return parse_butler(name, data, path)
 
 
-def clear_cache() -> None:
-    with _cache_lock:
-        _cache.clear()
-
-
-def parse_butler(name: str, data: bytes | str, source: Path | None = None) -> ButlerConfig:
-    """A ButlerConfig from the text of a butler.toml (source names the file in errors)."""
+def parse_butler(name: str, data: bytes | str, source: Path | None = None) -> ButlerFile:
+    """The memory_butler_configure arguments of a butler.toml's text (source names the file in errors)."""
     validate_butler_name(name)
     where = str(source) if source is not None else f"butler {name!r}"
     try:
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
-        document = tomllib.loads(text)
+        document = tomllib.loads(data.decode("utf-8") if isinstance(data, bytes) else data)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InvalidArgumentError(f"{where}: not valid TOML ({exc})") from exc
-    return _Parser(where).config(name, document, source)
+    settings: dict[str, Any] = {}
+    top = _table(where, "", document, [*_TOP, "score_weights", "context"])
+    _take(where, "", top, _TOP, settings)
+    _take(
+        where,
+        "score_weights",
+        _table(where, "score_weights", top.get("score_weights", {}), _WEIGHTS),
+        _WEIGHTS,
+        settings,
+    )
+    context = _table(where, "context", top.get("context", {}), [*_CONTEXT, "quotas", "max_items"])
+    _take(where, "context", context, _CONTEXT, settings)
+    _take(
+        where, "context.quotas", _table(where, "context.quotas", context.get("quotas", {}), _QUOTAS), _QUOTAS, settings
+    )
+    items = _table(where, "context.max_items", context.get("max_items", {}), _MAX_ITEMS)
+    _take(where, "context.max_items", items, _MAX_ITEMS, settings)
+    return ButlerFile(name=name, settings=settings, source=source)
 
 
-class _Parser:
-    def __init__(self, where: str) -> None:
-        self.where = where
-
-    def error(self, key: str, message: str) -> InvalidArgumentError:
-        return InvalidArgumentError(f"{self.where}: {key} {message}")
-
-    def table(self, key: str, value: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise self.error(key, f"must be a table, not {type(value).__name__}")
-        unknown = sorted(set(value) - set(allowed))
-        if unknown:
-            names = ", ".join(f"{key}.{k}" if key else k for k in unknown)
-            raise InvalidArgumentError(
-                f"{self.where}: unknown key{'s' if len(unknown) > 1 else ''} {names}",
-                hint=f"allowed{' in ' + key if key else ''}: {', '.join(allowed)}",
-            )
-        return value
-
-    def number(self, key: str, value: Any, low: float, high: float, *, low_open: bool = False) -> float:
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.error(key, f"must be a number, not {type(value).__name__}")
-        number = float(value)
-        if math.isnan(number) or number > high or number < low or (low_open and number <= low):
-            bounds = f"{'>' if low_open else '>='} {low:g} and <= {high:g}"
-            raise self.error(key, f"must be {bounds}, not {value}")
-        return number
-
-    def integer(self, key: str, value: Any, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(key, f"must be an integer, not {type(value).__name__}")
-        if not low <= value <= high:
-            raise self.error(key, f"must be between {low} and {high}, not {value}")
-        return value
-
-    def config(self, name: str, document: dict[str, Any], source: Path | None) -> ButlerConfig:
-        top = self.table("", document, ("scope", "episode_ttl_days", "score_weights", "context"))
-        scope = top.get("scope", name)
-        if not isinstance(scope, str) or not scope.strip() or len(scope) > MAX_SCOPE_LENGTH:
-            raise self.error("scope", f"must be a non-empty string of at most {MAX_SCOPE_LENGTH} characters")
-        ttl = self.number("episode_ttl_days", top.get("episode_ttl_days", 7.0), 0, MAX_TTL_DAYS, low_open=True)
-
-        raw_weights = self.table(
-            "score_weights", top.get("score_weights", {}), tuple(ScoreWeights.__dataclass_fields__)
+def _table(where: str, key: str, value: Any, allowed: Mapping[str, Any] | list[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidArgumentError(f"{where}: {key} must be a table, not {type(value).__name__}")
+    unknown = sorted(set(value) - set(allowed))
+    if unknown:
+        names = ", ".join(f"{key}.{k}" if key else k for k in unknown)
+        raise InvalidArgumentError(
+            f"{where}: unknown key{'s' if len(unknown) > 1 else ''} {names}",
+            hint=f"allowed{' in ' + key if key else ''}: {', '.join(allowed)}",
         )
-        weights = ScoreWeights(
-            **{
-                k: self.number(f"score_weights.{k}", v, 0, MAX_WEIGHT)
-                for k, v in {**ScoreWeights().__dict__, **raw_weights}.items()
-            }
-        )
-        if sum(weights.__dict__.values()) <= 0:
-            raise self.error("score_weights", "must not all be 0 (memory_recall divides by their sum)")
+    return value
 
-        context = self.table("context", top.get("context", {}), ("token_budget", "quotas", "max_items"))
-        budget = self.integer("context.token_budget", context.get("token_budget", 3000), 1, MAX_TOKEN_BUDGET)
-        raw_quotas = self.table("context.quotas", context.get("quotas", {}), SECTIONS)
-        quotas = ContextQuotas(
-            **{
-                k: self.number(f"context.quotas.{k}", v, 0, 1)
-                for k, v in {**ContextQuotas().__dict__, **raw_quotas}.items()
-            }
+
+def _take(
+    where: str, prefix: str, table: dict[str, Any], keys: Mapping[str, tuple[str, type]], out: dict[str, Any]
+) -> None:
+    """Copy the table's keys to their argument names, checking the TOML type (the ranges are SQL's)."""
+    for key, (argument, kind) in keys.items():
+        if key not in table:
+            continue
+        value = table[key]
+        full = f"{prefix}.{key}" if prefix else key
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if kind is str and not isinstance(value, str):
+            raise InvalidArgumentError(f"{where}: {full} must be a string, not {type(value).__name__}")
+        if kind is float and not number:
+            raise InvalidArgumentError(f"{where}: {full} must be a number, not {type(value).__name__}")
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidArgumentError(f"{where}: {full} must be an integer, not {type(value).__name__}")
+        out[argument] = value
+
+
+def configure(client: MemoryClient, butler: ButlerFile) -> ButlerSettings:
+    """Write one butler's settings into the client's tenant (memory_butler_configure)."""
+    try:
+        return client.butler_configure(
+            butler=butler.name, source=str(butler.source) if butler.source else None, **butler.settings
         )
-        total = sum(quotas.__dict__.values())
-        if total > 1 + 1e-9:
-            parts = " + ".join(f"{k} {quotas.of(k):g}{'' if k in raw_quotas else ' (default)'}" for k in SECTIONS)
-            raise self.error("context.quotas", f"must sum to at most 1, not {total:g} ({parts})")
-        raw_items = self.table("context.max_items", context.get("max_items", {}), SECTIONS)
-        max_items = ContextMaxItems(
-            **{
-                k: self.integer(f"context.max_items.{k}", v, 0, MAX_SECTION_ITEMS)
-                for k, v in {**ContextMaxItems().__dict__, **raw_items}.items()
-            }
-        )
-        return ButlerConfig(
-            name=name,
-            scope=scope,
-            score_weights=weights,
-            episode_ttl_days=ttl,
-            context_token_budget=budget,
-            context_quotas=quotas,
-            context_max_items=max_items,
-            source=source,
-        )
+    except psycopg.Error as exc:
+        error = translate(exc)
+        if error is None:
+            raise
+        where = str(butler.source) if butler.source else f"butler {butler.name!r}"
+        raise type(error)(f"{where}: {error.args[0]}", hint=error.hint) from exc
+
+
+def sync_butlers(client: MemoryClient, directory: Path) -> list[ButlerSettings]:
+    """Make the client's tenant hold what the directory's butler files say: each file's settings written,
+    and the settings of butlers whose file is gone removed (back to the defaults). The caller's
+    transaction makes it all or nothing. Returns the settings written."""
+    files = [read_butler_file(name, path) for name, path in sorted(butler_files(directory).items())]
+    written = [configure(client, butler) for butler in files]
+    names = {butler.name for butler in files}
+    for row in client.butler_settings():
+        if row.butler not in names and row.source is not None:
+            client.butler_remove(butler=row.butler)
+    return written

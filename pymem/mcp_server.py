@@ -3,10 +3,12 @@
     pymem serve                                   # stdio; the tenant is PYMEM_TENANT / config
     pymem serve --transport http --port 8765      # streamable HTTP; tenants come from bearer tokens
 
-What happens on a call (ARCHITECTURE.md, "Flow of a call"): the caller is resolved (a verified
+What happens on a call: the caller is resolved (a verified
 bearer token, else the operator's configured stdio tenant), the text is embedded, and ONE
-transaction sets the tenant and calls ONE SQL function. The database does the rest and bounds
-it to the tenant by row-level security. No tool takes a tenant: a call carrying ``tenant``,
+transaction sets the tenant and calls ONE method of the typed client (pymem.client), which calls ONE
+SQL function. The database does the rest and bounds it to the tenant by row-level security.
+(memory_context is the one tool with two SQL calls: SQL ranks, Python counts the rendered lines'
+tokens, SQL chooses what fits; see pymem.context.) No tool takes a tenant: a call carrying ``tenant``,
 ``tenant_id`` or any argument the tool does not declare is refused with INVALID_PARAMS. An
 admin token may pass ``as_tenant``, which is logged (both tenants named) in that tenant's
 audit trail.
@@ -14,13 +16,11 @@ audit trail.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from uuid import UUID
@@ -41,8 +41,9 @@ from mcp_types import INVALID_PARAMS, ToolAnnotations
 from psycopg_pool import ConnectionPool
 from pydantic import Field
 
-from pymem import __version__, api, butlers, token_counts
+from pymem import __version__, butlers, context, token_counts
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
+from pymem.client import MemoryClient
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, translate
 from pymem.models import (
@@ -54,9 +55,7 @@ from pymem.models import (
     MemoryRecord,
     MemoryType,
     Permanence,
-    RecallHit,
     RecallResult,
-    SearchHit,
     SearchMode,
     SearchResult,
     StatsResult,
@@ -141,10 +140,10 @@ async def _run(
     tool: str,
     scope: str,
     as_tenant: str | None,
-    work: Callable[[psycopg.Connection[Any], str], T],
+    work: Callable[[MemoryClient], T],
 ) -> T:
-    """work(conn, tenant) in one transaction bound to the caller's tenant (or as_tenant, for an
-    admin), in a worker thread; database errors become tool errors with the database's message."""
+    """work(client) in one transaction bound to the caller's tenant (or as_tenant, for an admin), in a
+    worker thread; database errors become tool errors with the database's message."""
     if scope not in caller.scopes:
         raise ToolError(f"permission denied: {tool} needs the scope {scope}, which this caller does not have")
     if as_tenant is not None and not caller.is_admin:
@@ -155,11 +154,11 @@ async def _run(
         with runtime.pool.connection() as conn:
             if as_tenant is None or as_tenant == caller.tenant_id:
                 with tenant_transaction(conn, caller.tenant_id, actor=caller.principal):
-                    return work(conn, caller.tenant_id)
+                    return work(MemoryClient(conn))
             with act_as_transaction(
                 conn, as_tenant, admin_tenant=caller.tenant_id, reason=f"{tool} as_tenant", actor=caller.principal
             ):
-                return work(conn, as_tenant)
+                return work(MemoryClient(conn))
 
     try:
         return await anyio.to_thread.run_sync(transaction)
@@ -174,396 +173,357 @@ async def _run(
 
 
 async def _embed(ctx: Context, text: str) -> np.ndarray | None:
+    """The text's embedding, or None when the model is unavailable (SQL then searches by keyword)."""
     return await anyio.to_thread.run_sync(_runtime(ctx).embeddings.embed, text)
 
 
-async def _stored_text(ctx: Context, text: str) -> dict[str, Any]:
-    """The embedding, model id and token count that go with a stored text."""
-    runtime = _runtime(ctx)
+@dataclass(frozen=True)
+class StoredText:
+    """What the models compute for a text that is stored: its embedding, model id and token count."""
+
+    embedding: np.ndarray | None
+    embedding_model: str | None
+    token_count: int
+
+
+async def _stored_text(ctx: Context, text: str) -> StoredText:
     vector = await _embed(ctx, text)
     tokens = await anyio.to_thread.run_sync(token_counts.count_tokens, text)
-    return {
-        "embedding": vector,
-        "embedding_model": runtime.embeddings.model_id if vector is not None else None,
-        "token_count": tokens,
-    }
-
-
-def _butler(ctx: Context, name: str) -> butlers.ButlerConfig:
-    return butlers.load_butler(name, _runtime(ctx).butlers_dir)
-
-
-def _recall_weights(ctx: Context, scope: str | None) -> butlers.ScoreWeights:
-    """The score weights of the butler whose name is the scope, else the defaults."""
-    if scope is None or not butlers.BUTLER_NAME.fullmatch(scope) or ".." in scope:
-        return butlers.ScoreWeights()
-    return _butler(ctx, scope).score_weights
-
-
-def _require_text(name: str, value: str) -> str:
-    """Early check of a text argument, before the model embeds it (the SQL function checks again)."""
-    if not value or not value.strip():
-        raise ToolError(f"{name} must not be empty")
-    return value
+    model = _runtime(ctx).embeddings.model_id if vector is not None else None
+    return StoredText(embedding=vector, embedding_model=model, token_count=tokens)
 
 
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+CONFIRM = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP)]
 
 
+async def memory_store_episode(
+    content: Annotated[str, Field(description="what happened, in plain words")],
+    butler: Annotated[str, Field(description="the butler (agent) that observed it")],
+    caller: CallerArg,
+    ctx: Context,
+    session_id: Annotated[UUID | None, Field(description="the conversation it belongs to")] = None,
+    importance: Annotated[float, Field(description="0-10")] = 5.0,
+    as_tenant: AsTenant = None,
+) -> StoredMemory:
+    """Store an episode: a raw observation of this session. Episodes expire after the butler's
+    episode TTL (butler.toml, default 7 days). Returns its id."""
+    text = await _stored_text(ctx, content)
+    return await _run(
+        ctx,
+        caller,
+        "memory_store_episode",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.store_episode(
+            content=content,
+            butler=butler,
+            session_id=session_id,
+            importance=importance,
+            embedding=text.embedding,
+            embedding_model=text.embedding_model,
+            token_count=text.token_count,
+        ),
+    )
+
+
+async def memory_store_fact(
+    subject: Annotated[str, Field(description="who or what the fact is about, e.g. 'user'")],
+    predicate: Annotated[str, Field(description="the property, e.g. 'favorite_color'")],
+    content: Annotated[str, Field(description="the fact in plain words")],
+    caller: CallerArg,
+    ctx: Context,
+    importance: Annotated[float, Field(description="0-10")] = 5.0,
+    permanence: Annotated[
+        Permanence, Field(description="how fast confidence decays: permanent never, ephemeral fastest")
+    ] = "standard",
+    scope: Annotated[str, Field(description="'global' or a butler's scope, e.g. 'health'")] = "global",
+    tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
+    as_tenant: AsTenant = None,
+) -> StoredMemory:
+    """Store a fact. An active fact with the same subject and predicate is superseded by this
+    one (its id is returned as supersedes_id). Returns the new fact's id."""
+    text = await _stored_text(ctx, content)
+    return await _run(
+        ctx,
+        caller,
+        "memory_store_fact",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.store_fact(
+            subject=subject,
+            predicate=predicate,
+            content=content,
+            importance=importance,
+            permanence=permanence,
+            scope=scope,
+            tags=tags or [],
+            embedding=text.embedding,
+            embedding_model=text.embedding_model,
+            token_count=text.token_count,
+        ),
+    )
+
+
+async def memory_store_rule(
+    content: Annotated[str, Field(description="the behaviour, e.g. 'Always confirm before sending messages'")],
+    caller: CallerArg,
+    ctx: Context,
+    scope: Annotated[str, Field(description="'global' or a butler's scope")] = "global",
+    tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
+    as_tenant: AsTenant = None,
+) -> StoredMemory:
+    """Store a learned rule. It starts as a candidate with confidence 0.5 and matures with
+    memory_mark_helpful / memory_mark_harmful feedback. Returns its id."""
+    text = await _stored_text(ctx, content)
+    return await _run(
+        ctx,
+        caller,
+        "memory_store_rule",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.store_rule(
+            content=content,
+            scope=scope,
+            tags=tags or [],
+            embedding=text.embedding,
+            embedding_model=text.embedding_model,
+            token_count=text.token_count,
+        ),
+    )
+
+
+async def memory_search(
+    query: Annotated[str, Field(description="what to look for")],
+    caller: CallerArg,
+    ctx: Context,
+    types: Annotated[list[MemoryType] | None, Field(description="memory types to search (default: all three)")] = None,
+    scope: Annotated[str | None, Field(description="only 'global' and this scope (default: every scope)")] = None,
+    mode: Annotated[SearchMode, Field(description="hybrid (RRF of semantic and keyword) by default")] = "hybrid",
+    limit: Annotated[int, Field(description="at most this many results")] = 20,
+    min_confidence: Annotated[
+        float, Field(description="facts and rules below this effective confidence are left out")
+    ] = 0.2,
+    as_tenant: AsTenant = None,
+) -> SearchResult:
+    """Search episodes, facts and rules by meaning and by keyword. Returns scored results with
+    type, id, content, score and confidence. Updates the returned memories' reference counts."""
+    vector = await _embed(ctx, query) if mode != "keyword" else None
+    hits = await _run(
+        ctx,
+        caller,
+        "memory_search",
+        SCOPE_READ,
+        as_tenant,
+        lambda db: db.search(
+            query=query,
+            types=types,
+            scope=scope,
+            mode=mode,
+            limit=limit,
+            min_confidence=min_confidence,
+            query_embedding=vector,
+        ),
+    )
+    used = hits[0].search_mode if hits else ("keyword" if vector is None else mode)
+    return SearchResult(query=query, mode=used, results=hits)
+
+
+async def memory_recall(
+    topic: Annotated[str, Field(description="what the memories should be about")],
+    caller: CallerArg,
+    ctx: Context,
+    scope: Annotated[
+        str | None, Field(description="a butler's scope: recall 'global' plus this scope (default: all)")
+    ] = None,
+    limit: Annotated[int, Field(description="at most this many results")] = 10,
+    as_tenant: AsTenant = None,
+) -> RecallResult:
+    """Recall the facts and rules (not episodes) that matter for a topic, ranked by the composite
+    score of relevance, importance, recency and confidence. The primary tool for agents. Updates
+    the returned memories' reference counts. The weights are those of the butler named by scope
+    (its butler.toml), else 0.4/0.3/0.2/0.1."""
+    vector = await _embed(ctx, topic)
+    hits = await _run(
+        ctx,
+        caller,
+        "memory_recall",
+        SCOPE_READ,
+        as_tenant,
+        lambda db: db.recall(topic=topic, scope=scope, limit=limit, query_embedding=vector),
+    )
+    return RecallResult(topic=topic, scope=scope, results=hits)
+
+
+async def memory_get(
+    type: Annotated[MemoryType, Field(description="episode, fact or rule")],
+    id: Annotated[UUID, Field(description="the memory's id")],
+    caller: CallerArg,
+    ctx: Context,
+    as_tenant: AsTenant = None,
+) -> MemoryRecord:
+    """Fetch one memory by type and id, with every column. Counts as a reference."""
+    return await _run(ctx, caller, "memory_get", SCOPE_READ, as_tenant, lambda db: db.get(type=type, id=id))
+
+
+async def memory_confirm(
+    type: Annotated[MemoryType, Field(description="fact or rule (episodes have no confidence to restore)")],
+    id: Annotated[UUID, Field(description="the memory's id")],
+    caller: CallerArg,
+    ctx: Context,
+    as_tenant: AsTenant = None,
+) -> ConfirmResult:
+    """Confirm a fact or rule is still true: resets its decay clock, so its effective confidence
+    is its stored confidence again."""
+    return await _run(ctx, caller, "memory_confirm", SCOPE_WRITE, as_tenant, lambda db: db.confirm(type=type, id=id))
+
+
+async def memory_mark_helpful(
+    rule_id: Annotated[UUID, Field(description="the rule that helped")],
+    caller: CallerArg,
+    ctx: Context,
+    as_tenant: AsTenant = None,
+) -> FeedbackResult:
+    """Report that applying a rule helped: success and applied counts go up, effectiveness is
+    recomputed and the rule may mature (candidate -> established -> proven)."""
+    return await _run(
+        ctx, caller, "memory_mark_helpful", SCOPE_WRITE, as_tenant, lambda db: db.mark_helpful(rule_id=rule_id)
+    )
+
+
+async def memory_mark_harmful(
+    rule_id: Annotated[UUID, Field(description="the rule that did harm")],
+    caller: CallerArg,
+    ctx: Context,
+    reason: Annotated[str | None, Field(description="what went wrong (kept in the audit trail)")] = None,
+    as_tenant: AsTenant = None,
+) -> FeedbackResult:
+    """Report that applying a rule did harm: harmful and applied counts go up, effectiveness is
+    success / (success + 4 x harmful + 0.01); the rule may be demoted or become an anti-pattern."""
+    return await _run(
+        ctx,
+        caller,
+        "memory_mark_harmful",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.mark_harmful(rule_id=rule_id, reason=reason),
+    )
+
+
+async def memory_forget(
+    type: Annotated[MemoryType, Field(description="episode, fact or rule")],
+    id: Annotated[UUID, Field(description="the memory's id")],
+    caller: CallerArg,
+    ctx: Context,
+    as_tenant: AsTenant = None,
+) -> ForgetResult:
+    """Forget a memory: a fact becomes 'retracted', a rule or episode is tombstoned. It is no
+    longer searched or recalled, but stays in the audit trail."""
+    return await _run(ctx, caller, "memory_forget", SCOPE_WRITE, as_tenant, lambda db: db.forget(type=type, id=id))
+
+
+async def memory_stats(
+    caller: CallerArg,
+    ctx: Context,
+    scope: Annotated[str | None, Field(description="count only 'global' and this scope")] = None,
+    as_tenant: AsTenant = None,
+) -> StatsResult:
+    """Counts and health: facts (active, fading, superseded, retracted, expired), rules by
+    maturity, episodes (unconsolidated, expired, backlog age), memories without an embedding,
+    and whether semantic search is available on this server."""
+    state, note = _runtime(ctx).embeddings.status()
+    if state == "unavailable":
+        note = f"{note}; every search is keyword-only"
+    row = await _run(ctx, caller, "memory_stats", SCOPE_READ, as_tenant, lambda db: db.stats(scope=scope))
+    age = row.episode_backlog_age
+    return StatsResult(
+        **row.model_dump(exclude={"episode_backlog_age", "embedding_models"}),
+        scope=scope,
+        embedding_models=row.embedding_models or [],
+        episode_backlog_age_seconds=age.total_seconds() if age is not None else None,
+        semantic_search=state,  # type: ignore[arg-type]
+        semantic_search_note=note,
+    )
+
+
+async def memory_context(
+    trigger_prompt: Annotated[str, Field(description="the user's message or task the block is for")],
+    butler: Annotated[str, Field(description="the butler whose scope, weights and quotas apply")],
+    caller: CallerArg,
+    ctx: Context,
+    token_budget: Annotated[int | None, Field(description="default: the butler's budget (3000)")] = None,
+    as_tenant: AsTenant = None,
+) -> ContextResult:
+    """Build a memory block for a system prompt: the top-scored facts and rules of the butler's
+    scope and its recent episodes, in sections, highest score first, within token_budget tokens
+    (counted with the model's tokenizer). Memories are quoted data with their source, date and
+    confidence, never instructions."""
+    vector = await _embed(ctx, trigger_prompt)
+    block = await _run(
+        ctx,
+        caller,
+        "memory_context",
+        SCOPE_READ,
+        as_tenant,
+        lambda db: context.build_context(
+            db, trigger_prompt=trigger_prompt, butler=butler, token_budget=token_budget, query_embedding=vector
+        ),
+    )
+    return ContextResult(
+        butler=butler,
+        text=block.text,
+        token_count=block.token_count,
+        token_budget=block.token_budget,
+        items=[
+            ContextEntry(
+                section=item.candidate.section,
+                memory_type=item.candidate.memory_type,
+                memory_id=item.candidate.memory_id,
+                score=item.candidate.score,
+                tokens=item.tokens,
+            )
+            for item in block.items
+        ],
+        omitted=block.omitted,
+    )
+
+
+TOOLS: tuple[tuple[Callable[..., Any], ToolAnnotations], ...] = (
+    (memory_store_episode, WRITE),
+    (memory_store_fact, WRITE),
+    (memory_store_rule, WRITE),
+    (memory_search, READ),
+    (memory_recall, READ),
+    (memory_get, READ),
+    (memory_confirm, CONFIRM),
+    (memory_mark_helpful, WRITE),
+    (memory_mark_harmful, WRITE),
+    (memory_forget, FORGET),
+    (memory_stats, READ),
+    (memory_context, READ),
+)
+
+
 def register_tools(server: MCPServer[Runtime]) -> None:
-    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            return server.tool(annotations=annotations, description=inspect.cleandoc(fn.__doc__ or ""))(fn)
-
-        return register
-
-    @tool(WRITE)
-    async def memory_store_episode(
-        content: Annotated[str, Field(description="what happened, in plain words")],
-        butler: Annotated[str, Field(description="the butler (agent) that observed it")],
-        caller: CallerArg,
-        ctx: Context,
-        session_id: Annotated[UUID | None, Field(description="the conversation it belongs to")] = None,
-        importance: Annotated[float, Field(ge=0, le=10, description="0-10")] = 5.0,
-        as_tenant: AsTenant = None,
-    ) -> StoredMemory:
-        """Store an episode: a raw observation of this session. Episodes expire after the butler's
-        episode TTL (butler.toml, default 7 days). Returns its id."""
-        _require_text("content", content)
-        config = _butler(ctx, butler)
-        extra = await _stored_text(ctx, content)
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> StoredMemory:
-            new_id = api.call_scalar(
-                conn,
-                "memory_store_episode",
-                content=content,
-                butler=butler,
-                session_id=session_id,
-                importance=importance,
-                ttl=timedelta(days=config.episode_ttl_days),
-                **extra,
-            )
-            expires = conn.execute("select expires_at from pymem.episodes where id = %s", (new_id,)).fetchone()
-            return StoredMemory(
-                memory_type="episode",
-                memory_id=new_id,
-                tenant_id=tenant,
-                embedded=extra["embedding"] is not None,
-                expires_at=expires[0] if expires else None,
-            )
-
-        return await _run(ctx, caller, "memory_store_episode", SCOPE_WRITE, as_tenant, work)
-
-    @tool(WRITE)
-    async def memory_store_fact(
-        subject: Annotated[str, Field(description="who or what the fact is about, e.g. 'user'")],
-        predicate: Annotated[str, Field(description="the property, e.g. 'favorite_color'")],
-        content: Annotated[str, Field(description="the fact in plain words")],
-        caller: CallerArg,
-        ctx: Context,
-        importance: Annotated[float, Field(ge=0, le=10, description="0-10")] = 5.0,
-        permanence: Annotated[
-            Permanence, Field(description="how fast confidence decays: permanent never, ephemeral fastest")
-        ] = "standard",
-        scope: Annotated[str, Field(description="'global' or a butler's scope, e.g. 'health'")] = "global",
-        tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
-        as_tenant: AsTenant = None,
-    ) -> StoredMemory:
-        """Store a fact. An active fact with the same subject and predicate is superseded by this
-        one (its id is returned as supersedes_id). Returns the new fact's id."""
-        _require_text("content", content)
-        extra = await _stored_text(ctx, content)
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> StoredMemory:
-            new_id = api.call_scalar(
-                conn,
-                "memory_store_fact",
-                subject=subject,
-                predicate=predicate,
-                content=content,
-                importance=importance,
-                permanence=permanence,
-                scope=scope,
-                tags=tags or [],
-                **extra,
-            )
-            row = conn.execute("select supersedes_id from pymem.facts where id = %s", (new_id,)).fetchone()
-            return StoredMemory(
-                memory_type="fact",
-                memory_id=new_id,
-                tenant_id=tenant,
-                embedded=extra["embedding"] is not None,
-                supersedes_id=row[0] if row else None,
-            )
-
-        return await _run(ctx, caller, "memory_store_fact", SCOPE_WRITE, as_tenant, work)
-
-    @tool(WRITE)
-    async def memory_store_rule(
-        content: Annotated[str, Field(description="the behaviour, e.g. 'Always confirm before sending messages'")],
-        caller: CallerArg,
-        ctx: Context,
-        scope: Annotated[str, Field(description="'global' or a butler's scope")] = "global",
-        tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
-        as_tenant: AsTenant = None,
-    ) -> StoredMemory:
-        """Store a learned rule. It starts as a candidate with confidence 0.5 and matures with
-        memory_mark_helpful / memory_mark_harmful feedback. Returns its id."""
-        _require_text("content", content)
-        extra = await _stored_text(ctx, content)
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> StoredMemory:
-            new_id = api.call_scalar(conn, "memory_store_rule", content=content, scope=scope, tags=tags or [], **extra)
-            return StoredMemory(
-                memory_type="rule", memory_id=new_id, tenant_id=tenant, embedded=extra["embedding"] is not None
-            )
-
-        return await _run(ctx, caller, "memory_store_rule", SCOPE_WRITE, as_tenant, work)
-
-    @tool(READ)
-    async def memory_search(
-        query: Annotated[str, Field(description="what to look for")],
-        caller: CallerArg,
-        ctx: Context,
-        types: Annotated[
-            list[MemoryType] | None, Field(description="memory types to search (default: all three)")
-        ] = None,
-        scope: Annotated[str | None, Field(description="only 'global' and this scope (default: every scope)")] = None,
-        mode: Annotated[SearchMode, Field(description="hybrid (RRF of semantic and keyword) by default")] = "hybrid",
-        limit: Annotated[int, Field(ge=1, le=200)] = 20,
-        min_confidence: Annotated[float, Field(ge=0, le=1)] = 0.2,
-        as_tenant: AsTenant = None,
-    ) -> SearchResult:
-        """Search episodes, facts and rules by meaning and by keyword. Returns scored results with
-        type, id, content, score and confidence. Updates the returned memories' reference counts."""
-        _require_text("query", query)
-        vector = await _embed(ctx, query) if mode != "keyword" else None
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> SearchResult:
-            rows = api.call(
-                conn,
-                "memory_search",
-                query=query,
-                types=list(types) if types else ["episode", "fact", "rule"],
-                scope=scope,
-                mode=mode,
-                limit=limit,
-                min_confidence=min_confidence,
-                query_embedding=vector,
-            )
-            used = rows[0]["search_mode"] if rows else ("keyword" if vector is None and mode != "keyword" else mode)
-            return SearchResult(query=query, mode=used, results=[SearchHit.model_validate(r) for r in rows])
-
-        return await _run(ctx, caller, "memory_search", SCOPE_READ, as_tenant, work)
-
-    @tool(READ)
-    async def memory_recall(
-        topic: Annotated[str, Field(description="what the memories should be about")],
-        caller: CallerArg,
-        ctx: Context,
-        scope: Annotated[
-            str | None, Field(description="a butler's scope: recall 'global' plus this scope (default: all)")
-        ] = None,
-        limit: Annotated[int, Field(ge=1, le=100)] = 10,
-        as_tenant: AsTenant = None,
-    ) -> RecallResult:
-        """Recall the facts and rules (not episodes) that matter for a topic, ranked by the composite
-        score of relevance, importance, recency and confidence. The primary tool for agents. Updates
-        the returned memories' reference counts. The weights are those of the butler named by scope
-        (its butler.toml), else 0.4/0.3/0.2/0.1."""
-        _require_text("topic", topic)
-        weights = _recall_weights(ctx, scope)
-        vector = await _embed(ctx, topic)
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> RecallResult:
-            rows = api.call(
-                conn,
-                "memory_recall",
-                topic=topic,
-                scope=scope,
-                limit=limit,
-                query_embedding=vector,
-                w_relevance=weights.relevance,
-                w_importance=weights.importance,
-                w_recency=weights.recency,
-                w_confidence=weights.confidence,
-            )
-            return RecallResult(
-                topic=topic,
-                scope=scope,
-                weights=dataclasses.asdict(weights),
-                results=[RecallHit.model_validate(r) for r in rows],
-            )
-
-        return await _run(ctx, caller, "memory_recall", SCOPE_READ, as_tenant, work)
-
-    @tool(READ)
-    async def memory_get(
-        type: Annotated[MemoryType, Field(description="episode, fact or rule")],
-        id: Annotated[UUID, Field(description="the memory's id")],
-        caller: CallerArg,
-        ctx: Context,
-        as_tenant: AsTenant = None,
-    ) -> MemoryRecord:
-        """Fetch one memory by type and id, with every column. Counts as a reference."""
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> MemoryRecord:
-            return MemoryRecord.model_validate(api.call_one(conn, "memory_get", type=type, id=id))
-
-        return await _run(ctx, caller, "memory_get", SCOPE_READ, as_tenant, work)
-
-    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True))
-    async def memory_confirm(
-        type: Annotated[MemoryType, Field(description="fact or rule (episodes have no confidence to restore)")],
-        id: Annotated[UUID, Field(description="the memory's id")],
-        caller: CallerArg,
-        ctx: Context,
-        as_tenant: AsTenant = None,
-    ) -> ConfirmResult:
-        """Confirm a fact or rule is still true: resets its decay clock, so its effective confidence
-        is its stored confidence again."""
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> ConfirmResult:
-            return ConfirmResult.model_validate(api.call_one(conn, "memory_confirm", type=type, id=id))
-
-        return await _run(ctx, caller, "memory_confirm", SCOPE_WRITE, as_tenant, work)
-
-    @tool(WRITE)
-    async def memory_mark_helpful(
-        rule_id: Annotated[UUID, Field(description="the rule that helped")],
-        caller: CallerArg,
-        ctx: Context,
-        as_tenant: AsTenant = None,
-    ) -> FeedbackResult:
-        """Report that applying a rule helped: success and applied counts go up, effectiveness is
-        recomputed and the rule may mature (candidate -> established -> proven)."""
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> FeedbackResult:
-            return FeedbackResult.model_validate(api.call_one(conn, "memory_mark_helpful", rule_id=rule_id))
-
-        return await _run(ctx, caller, "memory_mark_helpful", SCOPE_WRITE, as_tenant, work)
-
-    @tool(WRITE)
-    async def memory_mark_harmful(
-        rule_id: Annotated[UUID, Field(description="the rule that did harm")],
-        caller: CallerArg,
-        ctx: Context,
-        reason: Annotated[str | None, Field(description="what went wrong (kept in the audit trail)")] = None,
-        as_tenant: AsTenant = None,
-    ) -> FeedbackResult:
-        """Report that applying a rule did harm: harmful and applied counts go up, effectiveness is
-        success / (success + 4 x harmful + 0.01); the rule may be demoted or become an anti-pattern."""
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> FeedbackResult:
-            return FeedbackResult.model_validate(
-                api.call_one(conn, "memory_mark_harmful", rule_id=rule_id, reason=reason)
-            )
-
-        return await _run(ctx, caller, "memory_mark_harmful", SCOPE_WRITE, as_tenant, work)
-
-    @tool(ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True))
-    async def memory_forget(
-        type: Annotated[MemoryType, Field(description="episode, fact or rule")],
-        id: Annotated[UUID, Field(description="the memory's id")],
-        caller: CallerArg,
-        ctx: Context,
-        as_tenant: AsTenant = None,
-    ) -> ForgetResult:
-        """Forget a memory: a fact becomes 'retracted', a rule or episode is tombstoned. It is no
-        longer searched or recalled, but stays in the audit trail."""
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> ForgetResult:
-            return ForgetResult.model_validate(api.call_one(conn, "memory_forget", type=type, id=id))
-
-        return await _run(ctx, caller, "memory_forget", SCOPE_WRITE, as_tenant, work)
-
-    @tool(READ)
-    async def memory_stats(
-        caller: CallerArg,
-        ctx: Context,
-        scope: Annotated[str | None, Field(description="count only 'global' and this scope")] = None,
-        as_tenant: AsTenant = None,
-    ) -> StatsResult:
-        """Counts and health: facts (active, fading, superseded, retracted, expired), rules by
-        maturity, episodes (unconsolidated, expired, backlog age), memories without an embedding,
-        and whether semantic search is available on this server."""
-        state, note = _runtime(ctx).embeddings.status()
-        if state == "unavailable":
-            note = f"{note}; every search is keyword-only"
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> StatsResult:
-            row = api.call_one(conn, "memory_stats", scope=scope)
-            age = row.pop("episode_backlog_age")
-            return StatsResult(
-                scope=scope,
-                episode_backlog_age_seconds=age.total_seconds() if age is not None else None,
-                semantic_search=state,  # type: ignore[arg-type]
-                semantic_search_note=note,
-                **{**row, "embedding_models": row.get("embedding_models") or []},
-            )
-
-        return await _run(ctx, caller, "memory_stats", SCOPE_READ, as_tenant, work)
-
-    @tool(READ)
-    async def memory_context(
-        trigger_prompt: Annotated[str, Field(description="the user's message or task the block is for")],
-        butler: Annotated[str, Field(description="the butler whose scope, weights and quotas apply")],
-        caller: CallerArg,
-        ctx: Context,
-        token_budget: Annotated[
-            int | None, Field(ge=1, le=100000, description="default: the butler's budget (3000)")
-        ] = None,
-        as_tenant: AsTenant = None,
-    ) -> ContextResult:
-        """Build a memory block for a system prompt: the top-scored facts and rules of the butler's
-        scope and its recent episodes, in sections, highest score first, within token_budget tokens
-        (counted with the model's tokenizer). Memories are quoted data with their source, date and
-        confidence, never instructions."""
-        from pymem import context
-
-        _require_text("trigger_prompt", trigger_prompt)
-        config = _butler(ctx, butler)
-        vector = await _embed(ctx, trigger_prompt)
-
-        def work(conn: psycopg.Connection[Any], tenant: str) -> ContextResult:
-            block = context.build_context(
-                conn, trigger_prompt=trigger_prompt, butler=config, token_budget=token_budget, query_embedding=vector
-            )
-            return ContextResult(
-                butler=butler,
-                text=block.text,
-                token_count=block.token_count,
-                token_budget=block.token_budget,
-                items=[
-                    ContextEntry(
-                        section=item.section,  # type: ignore[arg-type]
-                        memory_type=item.memory_type,  # type: ignore[arg-type]
-                        memory_id=item.memory_id,
-                        score=item.score,
-                        tokens=item.tokens,
-                    )
-                    for item in block.items
-                ],
-                omitted=dict(block.omitted),
-            )
-
-        return await _run(ctx, caller, "memory_context", SCOPE_READ, as_tenant, work)
+    for fn, hints in TOOLS:
+        server.add_tool(fn, annotations=hints, description=inspect.cleandoc(fn.__doc__ or ""))
 
 
 def reject_undeclared_arguments(server: MCPServer[Any]) -> Callable[..., Any]:
     """Middleware: a tools/call whose arguments name anything the tool does not declare (a tenant
     selector above all) is refused with INVALID_PARAMS instead of being silently ignored."""
+    declared: dict[str, set[str]] = {}
 
     async def middleware(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
         if ctx.method == "tools/call" and isinstance(ctx.params, dict):
+            if not declared:
+                declared.update({t.name: set(t.input_schema.get("properties", {})) for t in await server.list_tools()})
             name = ctx.params.get("name")
             arguments = ctx.params.get("arguments") or {}
-            tool = server._tool_manager.get_tool(name) if isinstance(name, str) else None
-            if tool is not None and isinstance(arguments, dict):
-                declared = set(tool.parameters.get("properties", {}))
+            if isinstance(name, str) and name in declared and isinstance(arguments, dict):
                 selectors = sorted(a for a in arguments if a in TENANT_SELECTORS)
                 if selectors:
                     raise MCPError(
@@ -571,11 +531,12 @@ def reject_undeclared_arguments(server: MCPServer[Any]) -> Callable[..., Any]:
                         f"{name}: no tool takes a tenant ({', '.join(selectors)}); the tenant comes from your"
                         " credentials. Admin callers may pass as_tenant.",
                     )
-                unknown = sorted(a for a in arguments if a not in declared)
+                unknown = sorted(a for a in arguments if a not in declared[name])
                 if unknown:
                     raise MCPError(
                         INVALID_PARAMS,
-                        f"{name}: unexpected argument(s) {', '.join(unknown)}; it takes {', '.join(sorted(declared))}",
+                        f"{name}: unexpected argument(s) {', '.join(unknown)};"
+                        f" it takes {', '.join(sorted(declared[name]))}",
                     )
         return await call_next(ctx)
 
@@ -590,8 +551,20 @@ class ServerOptions:
     embeddings: EmbeddingService
     stdio_tenant: str | None = None
     butlers_dir: Path | None = None
+    butler_tenants: tuple[str, ...] = ()  # tenants whose butler settings are written from butlers_dir at start
     http_url: str | None = None  # set for HTTP: bearer tokens are then required
     owns_pool: bool = True
+
+
+def sync_butler_settings(options: ServerOptions) -> None:
+    """Write the butler files' settings into each tenant of options.butler_tenants (and the stdio
+    tenant), one transaction per tenant, so the SQL functions rank with what the files say."""
+    assert options.butlers_dir is not None
+    tenants = sorted({*options.butler_tenants, *([options.stdio_tenant] if options.stdio_tenant else [])})
+    for tenant in tenants:
+        with options.pool.connection() as conn, tenant_transaction(conn, tenant, actor="pymem serve"):
+            written = butlers.sync_butlers(MemoryClient(conn), options.butlers_dir)
+        log.info("butler settings of tenant %r: %d butler file(s) from %s", tenant, len(written), options.butlers_dir)
 
 
 def build_server(options: ServerOptions) -> MCPServer[Runtime]:
@@ -608,6 +581,8 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
         )
         if options.owns_pool:
             await anyio.to_thread.run_sync(lambda: options.pool.open(wait=True, timeout=30))
+        if options.butlers_dir is not None:
+            await anyio.to_thread.run_sync(sync_butler_settings, options)
         try:
             yield runtime
         finally:

@@ -6,7 +6,7 @@ tool result and a row of ``select * from memory_recall(...)`` read the same.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Literal
 from uuid import UUID
 
@@ -74,7 +74,6 @@ class RecallHit(BaseModel):
 class RecallResult(BaseModel):
     topic: str
     scope: str | None
-    weights: dict[str, float] = Field(description="the composite score weights used")
     results: list[RecallHit]
 
 
@@ -120,8 +119,9 @@ class ForgetResult(BaseModel):
     forgotten_at: datetime
 
 
-class StatsResult(BaseModel):
-    scope: str | None
+class StatsCounts(BaseModel):
+    """The counts of memory_stats."""
+
     facts_total: int
     facts_active: int
     facts_fading: int
@@ -138,9 +138,20 @@ class StatsResult(BaseModel):
     episodes_unconsolidated: int
     episodes_expired: int
     episodes_forgotten: int
-    episode_backlog_age_seconds: float | None = Field(description="age of the oldest unconsolidated episode")
     unembedded: int = Field(description="memories without an embedding (found by keyword only)")
     embedding_models: list[str]
+
+
+class StatsRow(StatsCounts):
+    """A row of pymem.memory_stats."""
+
+    episode_backlog_age: timedelta | None
+    embedding_models: list[str] | None  # type: ignore[assignment]
+
+
+class StatsResult(StatsCounts):
+    scope: str | None
+    episode_backlog_age_seconds: float | None = Field(description="age of the oldest unconsolidated episode")
     semantic_search: Literal["ready", "loading", "unavailable"] = Field(
         description="whether this server can embed queries; 'unavailable' means every search is keyword-only"
     )
@@ -162,3 +173,65 @@ class ContextResult(BaseModel):
     token_budget: int
     items: list[ContextEntry]
     omitted: dict[str, int] = Field(description="memories per section that did not fit the budget")
+
+
+class ContextCandidate(BaseModel):
+    """A row of pymem.memory_context_candidates: a memory that may go into a context block."""
+
+    section: Literal["facts", "rules", "episodes"]
+    section_rank: int
+    memory_type: MemoryType
+    memory_id: UUID
+    content: str
+    token_count: int | None
+    score: float
+    relevance: float | None
+    importance: float | None
+    recency: float | None
+    confidence: float | None
+    effective_confidence: float | None
+    subject: str | None
+    predicate: str | None
+    maturity: str | None
+    memory_scope: str | None
+    source_butler: str | None
+    source_episode_id: UUID | None
+    source_date: date | None
+    source_path: str | None
+    session_id: UUID | None
+    created_at: datetime
+    expires_at: datetime | None
+
+
+class ContextChoice(BaseModel):
+    """A row of pymem.memory_context_select: whether a candidate goes into the block."""
+
+    section: Literal["facts", "rules", "episodes"]
+    section_rank: int
+    memory_id: UUID
+    tokens: int
+    selected: bool
+    selection_pass: int | None
+    budget: int
+
+
+class ButlerSettings(BaseModel):
+    """A row of pymem.memory_butler_settings / memory_butler_configure."""
+
+    butler: str
+    configured: bool = True
+    scope: str
+    w_relevance: float
+    w_importance: float
+    w_recency: float
+    w_confidence: float
+    episode_ttl: timedelta
+    context_token_budget: int
+    quota_facts: float
+    quota_rules: float
+    quota_episodes: float
+    max_facts: int
+    max_rules: int
+    max_episodes: int
+    source: str | None
+    updated_at: datetime | None

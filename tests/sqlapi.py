@@ -40,19 +40,19 @@ def store_fact(
     **arguments: Any,
 ) -> Any:
     arguments.update(subject=subject, predicate=predicate, content=content)
-    return call_one(conn, "memory_store_fact", **embedded(embedder, content, arguments))["memory_store_fact"]
+    return call_one(conn, "memory_store_fact", **embedded(embedder, content, arguments))["memory_id"]
 
 
 def store_rule(conn: psycopg.Connection[Any], content: str, embedder: Embedder | None = None, **arguments: Any) -> Any:
     arguments.update(content=content)
-    return call_one(conn, "memory_store_rule", **embedded(embedder, content, arguments))["memory_store_rule"]
+    return call_one(conn, "memory_store_rule", **embedded(embedder, content, arguments))["memory_id"]
 
 
 def store_episode(
     conn: psycopg.Connection[Any], content: str, butler: str, embedder: Embedder | None = None, **arguments: Any
 ) -> Any:
     arguments.update(content=content, butler=butler)
-    return call_one(conn, "memory_store_episode", **embedded(embedder, content, arguments))["memory_store_episode"]
+    return call_one(conn, "memory_store_episode", **embedded(embedder, content, arguments))["memory_id"]
 
 
 def counts(conn: psycopg.Connection[Any]) -> dict[str, int]:

@@ -128,7 +128,7 @@ def test_a_bound_analyst_recalls_in_plain_sql(
         searched = conn.execute("select content from memory_search(query => 'latte', \"limit\" => 5)").fetchall()
         stats = conn.execute("select facts_total, rules_total, episodes_total from memory_stats()").fetchone()
         new_fact = conn.execute(
-            "select memory_store_fact(subject => 'user', predicate => 'city', content => 'Oslo')"
+            "select memory_id from memory_store_fact(subject => 'user', predicate => 'city', content => 'Oslo')"
         ).fetchone()
         owner = conn.execute("select tenant_id from pymem.facts where id = %s", new_fact).fetchone()
     assert rows == [

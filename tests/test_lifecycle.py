@@ -1,5 +1,5 @@
 """memory_get, memory_confirm, memory_mark_helpful / memory_mark_harmful, memory_forget and
-memory_stats (mcp-tools.md, SQL side), and the audit events each state change writes."""
+memory_stats (the SQL side of the tools), and the audit events each state change writes."""
 
 from __future__ import annotations
 

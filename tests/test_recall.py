@@ -1,5 +1,5 @@
 """memory_recall: composite scoring of facts and rules, scope, effective confidence, bumping and
-point-in-time recall (retrieval.md, mcp-tools.md)."""
+point-in-time recall."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """memory_search: semantic, keyword, hybrid (RRF) and weighted modes, the keyword tiers for other
-scripts, filters, deterministic ties and reference bumping (retrieval.md, hybrid-search-fallbacks.md)."""
+scripts, filters, deterministic ties and reference bumping."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""memory_store_episode / memory_store_fact / memory_store_rule (mcp-tools.md, SQL side)."""
+"""memory_store_episode / memory_store_fact / memory_store_rule (the SQL side of the store tools)."""
 
 from __future__ import annotations
 

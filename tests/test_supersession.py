@@ -1,4 +1,4 @@
-"""Fact supersession on subject-predicate conflict (spec/schema.md), also under concurrency."""
+"""Fact supersession on subject-predicate conflict, also under concurrency."""
 
 from __future__ import annotations
 

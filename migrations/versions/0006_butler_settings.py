@@ -11,8 +11,10 @@ agent get the same ranking for the same butler. A butler without a row has the d
 The table is tenant data: RLS enabled and forced, tenant policies like the memory tables'
 (sql/policies/010-rls.sql); the value ranges are checked once, by memory_butler_configure.
 
-memory_context_candidates gains a token_count column and loses its explicit defaults for the butler's
-settings (a return type change: dropped here, re-created by sql/functions/210-context.sql).
+Return type changes (dropped here, re-created by the sql/ files): memory_context_candidates gains a
+token_count column; memory_store_episode / memory_store_fact / memory_store_rule return what was stored
+(memory_type, memory_id, tenant_id, embedded, supersedes_id, expires_at) instead of the bare id, so that the
+MCP store tools report it without a second query.
 
 Revision ID: 0006
 Revises: 0005
@@ -60,6 +62,16 @@ reset role;
 drop function if exists pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
     integer, integer, integer, double precision
+);
+drop function if exists pymem.memory_store_episode(
+    text, text, uuid, double precision, public.vector, text, integer, jsonb, interval
+);
+drop function if exists pymem.memory_store_fact(
+    text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
+    integer, jsonb
+);
+drop function if exists pymem.memory_store_rule(
+    text, text, text[], text, text, uuid, public.vector, text, integer, jsonb
 );
 """
 

@@ -10,6 +10,8 @@ pymem token create --tenant T [--admin | --read-only] [--expires-in DAYS] [--lab
                                                  issue a bearer token for the HTTP server (shown once)
 pymem token list [--tenant T]                    list bearer tokens (never the tokens)
 pymem token revoke TOKEN_ID                      revoke a bearer token
+pymem butler sync [--tenant T] [--dir D]         write butler.toml settings into a tenant
+pymem butler show [BUTLER] [--tenant T]          print the butler settings in force
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from pymem import __version__, embedded, migrate
 from pymem.cli import bench as bench_cli
+from pymem.cli import butler as butler_cli
 from pymem.cli import evaluate as eval_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
@@ -175,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--butlers-dir", help="where <butler>/butler.toml files are (default: $PYMEM_BUTLERS_DIR)")
     srv.set_defaults(func=_serve)
     token_cli.register(sub)
+    butler_cli.register(sub)
     maintenance_cli.register(sub)
     bench_cli.register(sub)
     eval_cli.register(sub)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pymem import butlers
+from pymem.bearer_tokens import list_tokens
 from pymem.config import Settings
 from pymem.database import open_database
 from pymem.embeddings import EmbeddingService, embedder_from_settings
@@ -54,11 +56,19 @@ def serve(
     embeddings = EmbeddingService(embedder_from_settings(settings))
     if settings.embeddings:  # rows of another model are flagged for `pymem reembed`
         record_embedding_model(db.migrator_dsn, embeddings.model_id)
+    # butler settings are written into each tenant the server can serve: over HTTP, those with a live token
+    now = datetime.now(UTC)
+    token_tenants = (
+        tuple(sorted({t.tenant_id for t in list_tokens(db.migrator_dsn) if t.status(now) == "active"}))
+        if transport == "http"
+        else ()
+    )
     options = ServerOptions(
         pool=pool,
         embeddings=embeddings,
         stdio_tenant=tenant_id,
         butlers_dir=butlers_dir or butlers.butlers_dir(),
+        butler_tenants=token_tenants,
         http_url=f"http://{host}:{port}" if transport == "http" else None,
     )
     server = build_server(options)

@@ -1,4 +1,4 @@
--- How a query text becomes keyword searches (the three tiers of hybrid-search-fallbacks):
+-- How a query text becomes keyword searches (three tiers):
 -- 1. full text: the English lexemes of the query, OR-ed, ranked by BM25 (130-candidates.sql);
 -- 2. trigram (queries with CJK): pg_trgm word similarity of the query to content;
 -- 3. ILIKE, when 1 and 2 find nothing: CJK runs (1+ chars) and ASCII words (3+ chars).

@@ -77,7 +77,14 @@ create or replace function pymem.memory_store_episode(
     metadata jsonb default '{}',
     ttl interval default null
 )
-returns uuid
+returns table (
+    memory_type text,
+    memory_id uuid,
+    tenant_id text,
+    embedded boolean,
+    supersedes_id uuid,
+    expires_at timestamptz
+)
 language plpgsql
 volatile
 security invoker
@@ -87,6 +94,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
     v_ttl interval;
+    v_expires timestamptz;
 begin
     perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_text('butler', butler, 200);
@@ -108,16 +116,17 @@ begin
         pymem_private.require_metadata(metadata),
         pg_catalog.now() + v_ttl
     )
-    returning e.id into v_id;
-    return v_id;
+    returning e.id, e.expires_at into v_id, v_expires;
+    return query select 'episode'::text, v_id, v_tenant, embedding is not null, null::uuid, v_expires;
 end;
 $$;
 
 comment on function pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval) is
-$$Stores a raw observation of a butler and returns its id. importance 0..10 (default 5), expires after ttl
+$$Stores a raw observation of a butler and returns what was stored: memory_type, memory_id, tenant_id, embedded
+and expires_at. importance 0..10 (default 5), expires after ttl
 (default: the butler's episode TTL, memory_butler_settings(butler), else 7 days); embedding optional (found by
 keyword until embedded).
-Example: select memory_store_episode(content => 'User asked about recipes', butler => 'general');$$;
+Example: select memory_id, expires_at from memory_store_episode(content => 'User asked about recipes', butler => 'general');$$;
 
 
 create or replace function pymem.memory_store_fact(
@@ -136,7 +145,14 @@ create or replace function pymem.memory_store_fact(
     token_count integer default null,
     metadata jsonb default '{}'
 )
-returns uuid
+returns table (
+    memory_type text,
+    memory_id uuid,
+    tenant_id text,
+    embedded boolean,
+    supersedes_id uuid,
+    expires_at timestamptz
+)
 language plpgsql
 volatile
 security invoker
@@ -145,6 +161,7 @@ as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
+    v_supersedes uuid;
 begin
     perform pymem_private.require_text('subject', subject, 500);
     perform pymem_private.require_text('predicate', predicate, 500);
@@ -165,13 +182,13 @@ begin
         pymem_private.require_token_count(token_count),
         pymem_private.require_metadata(metadata)
     )
-    returning f.id into v_id;
+    returning f.id, f.supersedes_id into v_id, v_supersedes;
     if source_episode_id is not null then
         insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
         values (v_tenant, 'fact', v_id, 'episode', source_episode_id, 'derived_from')
         on conflict do nothing;
     end if;
-    return v_id;
+    return query select 'fact'::text, v_id, v_tenant, embedding is not null, v_supersedes, null::timestamptz;
 end;
 $$;
 
@@ -179,10 +196,11 @@ comment on function pymem.memory_store_fact(
     text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
     integer, jsonb
 ) is
-$$Stores a subject-predicate fact and returns its id. An active fact with the same subject and predicate is
-superseded (validity 'superseded', the new fact's supersedes_id and a 'supersedes' link); permanence sets
+$$Stores a subject-predicate fact and returns what was stored: memory_type, memory_id, tenant_id, embedded and
+supersedes_id. An active fact with the same subject and predicate is superseded (validity 'superseded', the new fact's supersedes_id and a 'supersedes' link); permanence sets
 the decay rate (permanent 0, stable 0.002, standard 0.008, volatile 0.03, ephemeral 0.1 per day).
-Example: select memory_store_fact(subject => 'user', predicate => 'favorite_color', content => 'blue');$$;
+Example: select memory_id, supersedes_id
+from memory_store_fact(subject => 'user', predicate => 'favorite_color', content => 'blue');$$;
 
 
 create or replace function pymem.memory_store_rule(
@@ -197,7 +215,14 @@ create or replace function pymem.memory_store_rule(
     token_count integer default null,
     metadata jsonb default '{}'
 )
-returns uuid
+returns table (
+    memory_type text,
+    memory_id uuid,
+    tenant_id text,
+    embedded boolean,
+    supersedes_id uuid,
+    expires_at timestamptz
+)
 language plpgsql
 volatile
 security invoker
@@ -228,13 +253,15 @@ begin
         values (v_tenant, 'rule', v_id, 'episode', source_episode_id, 'derived_from')
         on conflict do nothing;
     end if;
-    return v_id;
+    return query select 'rule'::text, v_id, v_tenant, embedding is not null, null::uuid, null::timestamptz;
 end;
 $$;
 
 comment on function pymem.memory_store_rule(
     text, text, text[], text, text, uuid, public.vector, text, integer, jsonb
 ) is
-$$Stores a learned behaviour as a candidate rule (confidence 0.5) and returns its id; helpful and harmful
+$$Stores a learned behaviour as a candidate rule (confidence 0.5) and returns what was stored (memory_type,
+memory_id, tenant_id, embedded); helpful and harmful
 feedback (memory_mark_helpful, memory_mark_harmful) move its maturity.
-Example: select memory_store_rule(content => 'Always confirm before sending messages', scope => 'global');$$;
+Example: select memory_id
+from memory_store_rule(content => 'Always confirm before sending messages', scope => 'global');$$;

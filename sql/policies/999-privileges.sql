@@ -32,7 +32,7 @@ grant execute on function pymem_private.memory_exists(text, text, uuid) to pymem
 grant execute on function pymem_private.memory_state(text, jsonb) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.admin_elevated() to pymem_admin;
 
--- The memory API (issue 3): callable by the application and by bound analysts. Pure scoring
+-- The memory API: callable by the application and by bound analysts. Pure scoring
 -- functions also by pymem_admin.
 grant execute on function
 pymem.memory_effective_confidence(double precision, double precision, timestamptz, timestamptz),
