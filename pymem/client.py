@@ -23,7 +23,6 @@ from psycopg import sql
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
-from pymem.errors import translate
 from pymem.models import (
     ButlerSettings,
     ConfirmResult,
@@ -52,6 +51,18 @@ def _call_sql(function: str, arguments: dict[str, Typed]) -> tuple[sql.Composed,
     )
     query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
     return query, {name: value for name, (_, value) in sent.items()}
+
+
+def _text_columns(
+    embedding: Vector, embedding_model: str | None, token_count: int | None, metadata: dict[str, Any] | None
+) -> dict[str, Typed]:
+    """The arguments every store function takes beside the text: what the models computed, and metadata."""
+    return {
+        "embedding": ("public.vector", embedding),
+        "embedding_model": ("text", embedding_model),
+        "token_count": ("integer", token_count),
+        "metadata": ("jsonb", Jsonb(metadata) if metadata is not None else None),
+    }
 
 
 class MemoryClient:
@@ -101,10 +112,7 @@ class MemoryClient:
             butler=("text", butler),
             session_id=("uuid", session_id),
             importance=("double precision", importance),
-            embedding=("public.vector", embedding),
-            embedding_model=("text", embedding_model),
-            token_count=("integer", token_count),
-            metadata=("jsonb", Jsonb(metadata) if metadata is not None else None),
+            **_text_columns(embedding, embedding_model, token_count, metadata),
             ttl=("interval", ttl),
         )
 
@@ -140,10 +148,7 @@ class MemoryClient:
             confidence=("double precision", confidence),
             source_butler=("text", source_butler),
             source_episode_id=("uuid", source_episode_id),
-            embedding=("public.vector", embedding),
-            embedding_model=("text", embedding_model),
-            token_count=("integer", token_count),
-            metadata=("jsonb", Jsonb(metadata) if metadata is not None else None),
+            **_text_columns(embedding, embedding_model, token_count, metadata),
         )
 
     def store_rule(
@@ -170,10 +175,7 @@ class MemoryClient:
             permanence=("text", permanence),
             source_butler=("text", source_butler),
             source_episode_id=("uuid", source_episode_id),
-            embedding=("public.vector", embedding),
-            embedding_model=("text", embedding_model),
-            token_count=("integer", token_count),
-            metadata=("jsonb", Jsonb(metadata) if metadata is not None else None),
+            **_text_columns(embedding, embedding_model, token_count, metadata),
         )
 
     # Reading ----------------------------------------------------------------------------------------
@@ -316,8 +318,3 @@ BUTLER_SETTING_TYPES = {
     "max_rules": "integer",
     "max_episodes": "integer",
 }
-
-
-def translated(exc: psycopg.Error) -> Exception:
-    """The PymemError for a database error a caller caused, else the error itself."""
-    return translate(exc) or exc

@@ -185,6 +185,9 @@ class StoredText:
     embedding_model: str | None
     token_count: int
 
+    def columns(self) -> dict[str, Any]:
+        return {"embedding": self.embedding, "embedding_model": self.embedding_model, "token_count": self.token_count}
+
 
 async def _stored_text(ctx: Context, text: str) -> StoredText:
     vector = await _embed(ctx, text)
@@ -223,9 +226,7 @@ async def memory_store_episode(
             butler=butler,
             session_id=session_id,
             importance=importance,
-            embedding=text.embedding,
-            embedding_model=text.embedding_model,
-            token_count=text.token_count,
+            **text.columns(),
         ),
     )
 
@@ -261,9 +262,7 @@ async def memory_store_fact(
             permanence=permanence,
             scope=scope,
             tags=tags or [],
-            embedding=text.embedding,
-            embedding_model=text.embedding_model,
-            token_count=text.token_count,
+            **text.columns(),
         ),
     )
 
@@ -289,9 +288,7 @@ async def memory_store_rule(
             content=content,
             scope=scope,
             tags=tags or [],
-            embedding=text.embedding,
-            embedding_model=text.embedding_model,
-            token_count=text.token_count,
+            **text.columns(),
         ),
     )
 
@@ -328,8 +325,7 @@ async def memory_search(
             query_embedding=vector,
         ),
     )
-    used = hits[0].search_mode if hits else ("keyword" if vector is None else mode)
-    return SearchResult(query=query, mode=used, results=hits)
+    return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
 
 
 async def memory_recall(

@@ -49,7 +49,9 @@ class SearchHit(BaseModel):
 
 class SearchResult(BaseModel):
     query: str
-    mode: str = Field(description="the mode used: hybrid falls back to keyword without an embedding")
+    mode: str | None = Field(
+        description="the mode used (hybrid falls back to keyword without an embedding); null when nothing was found"
+    )
     results: list[SearchHit]
 
 

@@ -1,6 +1,6 @@
 """The twelve tools end to end through a real MCP client session (the SDK's in-process
 Client), against the real database as pymem_app, with real MiniLM embeddings: every
-scenario of spec/mcp-tools.md, plus validation and error reporting."""
+tool scenario, plus validation and error reporting."""
 
 from __future__ import annotations
 
@@ -203,9 +203,7 @@ async def test_recall_returns_composite_scored_facts_and_rules_of_the_scope(serv
     assert {ids["fact"], ids["rule"], global_fact} <= ids_found
     assert ids["finance"] not in ids_found and ids["episode"] not in ids_found
     assert {h["memory_scope"] for h in hits} <= {"global", "health"}
-    weights = recalled["weights"]
-    assert weights == {"relevance": 0.4, "importance": 0.3, "recency": 0.2, "confidence": 0.1}
-    for h in hits:
+    for h in hits:  # no butler 'health' configured: the default weights
         expected = 0.4 * h["relevance"] + 0.3 * h["importance"] + 0.2 * h["recency"] + 0.1 * h["effective_confidence"]
         assert h["score"] == pytest.approx(expected)
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
@@ -220,9 +218,57 @@ async def test_recall_uses_the_weights_of_the_butler_named_by_scope(server: Any,
     async with Client(server) as client:
         await seed_diet(client)
         recalled = await call(client, "memory_recall", topic="diet", scope="health")
-    assert recalled["weights"] == {"relevance": 1.0, "importance": 0.0, "recency": 0.0, "confidence": 0.0}
+    assert recalled["results"]
     for h in recalled["results"]:
         assert h["score"] == pytest.approx(h["relevance"])
+
+
+async def test_psql_recall_ranks_exactly_as_the_mcp_tool_for_the_same_butler(
+    server: Any, tmp_path: Any, embedder: Embedder, as_tenant: Tenant
+) -> None:
+    """An analyst's memory_recall(topic, scope => 'health', query_embedding) in SQL returns the order and the
+    scores of the MCP tool memory_recall(topic, scope='health'): both read the butler's weights from the database."""
+    (tmp_path / "butlers" / "health").mkdir(parents=True)
+    (tmp_path / "butlers" / "health" / "butler.toml").write_text(
+        "score_weights = { relevance = 0.9, importance = 0.0, recency = 0.05, confidence = 0.05 }\n"
+    )
+    facts = [
+        ("dinner", "User eats pasta for dinner every evening", 0.0),
+        ("breakfast", "User eats oatmeal with berries for breakfast", 0.0),
+        ("dentist", "User has a dentist appointment on Friday", 10.0),
+        ("passport", "User keeps the passport in the top drawer", 10.0),
+    ]
+    async with Client(server) as client:
+        await seed_diet(client)
+        for predicate, content, importance in facts:
+            await call(
+                client,
+                "memory_store_fact",
+                subject="user",
+                predicate=predicate,
+                content=content,
+                importance=importance,
+                scope="health",
+            )
+        tool = (await call(client, "memory_recall", topic="what the user eats", scope="health"))["results"]
+    with as_tenant("acme") as conn:
+        rows = conn.execute(
+            "select memory_id::text, score from pymem.memory_recall(topic => %s, scope => 'health',"
+            " query_embedding => %s, bump_references => false)",
+            ("what the user eats", embedder.embed("what the user eats")),
+        ).fetchall()
+        default_weights = conn.execute(
+            "select memory_id::text from pymem.memory_recall(topic => %s, scope => 'health', query_embedding => %s,"
+            " w_relevance => 0.4, w_importance => 0.3, w_recency => 0.2, w_confidence => 0.1, bump_references => false)",
+            ("what the user eats", embedder.embed("what the user eats")),
+        ).fetchall()
+    assert len(tool) >= 4
+    assert [h["memory_id"] for h in tool] == [r[0] for r in rows]
+    assert [h["score"] for h in tool] == pytest.approx([r[1] for r in rows], abs=1e-6)
+    for h in tool:  # the butler's weights, not the defaults
+        expected = 0.9 * h["relevance"] + 0.05 * h["recency"] + 0.05 * h["effective_confidence"]
+        assert h["score"] == pytest.approx(expected)
+    assert [r[0] for r in default_weights] != [r[0] for r in rows]  # the weights change the order
 
 
 async def test_get_returns_the_full_record_and_bumps_references(server: Any) -> None:
@@ -324,13 +370,18 @@ async def test_stats_with_scope_counts_global_and_that_scope(server: Any) -> Non
 
 async def test_arguments_are_validated_and_nothing_is_half_written(server: Any, as_tenant: Tenant) -> None:
     async with Client(server) as client:
-        # each refusal names the argument and what it must be (the tool's schema, or the SQL function's PM002)
+        # each refusal names the argument and what it must be: the tool's schema for a type or an enum, the SQL
+        # function's PM002 for a range (the one place each limit is defined)
         for tool, arguments, expected in [
-            ("memory_store_fact", {"subject": "u", "predicate": "p", "content": "  "}, "content must not be empty"),
+            (
+                "memory_store_fact",
+                {"subject": "u", "predicate": "p", "content": "  "},
+                "content must be a non-empty text: content was '  '",
+            ),
             (
                 "memory_store_episode",
                 {"content": "x", "butler": "b", "importance": 11},
-                "importance\n  Input should be less than or equal to 10",
+                "importance must be between 0 and 10",
             ),
             (
                 "memory_store_fact",
@@ -345,7 +396,7 @@ async def test_arguments_are_validated_and_nothing_is_half_written(server: Any, 
                 {"subject": "", "predicate": "p", "content": "c"},
                 "subject must be a non-empty text: subject was ''",
             ),
-            ("memory_recall", {"topic": "diet", "limit": 0}, "limit\n  Input should be greater than or equal to 1"),
+            ("memory_recall", {"topic": "diet", "limit": 0}, "limit must be between 1 and 1000, not 0"),
         ]:
             message = await call_error(client, tool, **arguments)
             assert expected in message, message
