@@ -1,6 +1,6 @@
-"""memory_context building blocks: butler.toml, the MiniLM token counter, the SQL candidates
-(memory_recent_episodes, memory_context_candidates) and the rendered block within its token
-budget (mcp-tools.md, "memory_context tool")."""
+"""memory_context: the MiniLM token counter, butler.toml files (read in Python, checked and kept in SQL),
+the SQL candidates (memory_recent_episodes, memory_context_candidates), the SQL budget choice
+(memory_context_select) and the rendered block (pymem.context.build_context)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import os
 import subprocess
 import sys
 import uuid
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,22 +18,16 @@ import pytest
 from psycopg.types.json import Jsonb
 
 from pymem import butlers, token_counts
-from pymem.butlers import ButlerConfig, ContextMaxItems, ContextQuotas, ScoreWeights, load_butler
-from pymem.context import (
-    ContextBlock,
-    ContextItem,
-    allocate,
-    build_context,
-    render,
-    render_header,
-    render_item,
-)
+from pymem.client import MemoryClient
+from pymem.context import ContextBlock, build_context, render, render_header, render_item
 from pymem.embeddings import Embedder
-from pymem.errors import InvalidArgumentError, NoTenantError
+from pymem.errors import InvalidArgumentError
+from pymem.models import ContextCandidate
 from tests.conftest import Tenant
-from tests.sqlapi import call, store_episode, store_fact, store_rule
+from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
 
 Row = dict[str, Any]
+SECTIONS = ("facts", "rules", "episodes")
 DIET_FACTS = [
     ("user", "diet", "The user follows a vegetarian diet"),
     ("user", "allergy", "The user is allergic to peanuts"),
@@ -49,15 +42,17 @@ DIET_RULES = [
 ]
 
 
-def health(**changes: Any) -> ButlerConfig:
-    return replace(ButlerConfig.defaults("health"), **changes)
+def configure(conn: psycopg.Connection[Any], butler: str, **settings: Any) -> Row:
+    """Butler settings written the way an analyst would: select * from memory_butler_configure(...)."""
+    return call_one(conn, "memory_butler_configure", butler=butler, **settings)
 
 
-def context(conn: psycopg.Connection[Any], prompt: str, embedder: Embedder | None, **arguments: Any) -> ContextBlock:
-    arguments.setdefault("butler", health())
+def context(
+    conn: psycopg.Connection[Any], prompt: str, embedder: Embedder | None, *, butler: str = "health", **arguments: Any
+) -> ContextBlock:
     if embedder is not None:
         arguments.setdefault("query_embedding", embedder.embed(prompt))
-    return build_context(conn, trigger_prompt=prompt, **arguments)
+    return build_context(MemoryClient(conn), trigger_prompt=prompt, butler=butler, **arguments)
 
 
 def candidates(conn: psycopg.Connection[Any], prompt: str, embedder: Embedder | None, **arguments: Any) -> list[Row]:
@@ -71,7 +66,9 @@ def sections_of(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.startswith("## ")]
 
 
-def overhead(butler: ButlerConfig) -> int:
+def overhead(butler: str = "health") -> int:
+    """The tokens of an empty block: the header and three '(none)' sections (what build_context passes
+    to memory_context_select as header_tokens)."""
     return token_counts.count_tokens(render(render_header(butler), {}))
 
 
@@ -89,20 +86,22 @@ def store_diet(conn: psycopg.Connection[Any], embedder: Embedder) -> dict[str, A
 
 
 def test_count_tokens_uses_the_minilm_tokenizer_not_characters(embedder: Embedder) -> None:
-    samples = [
-        "Help user with diet",
-        "a b c d e f g h i j",
-        "internationalization",
-        "The user's favourite colour is blue; 東京 and emoji 🙂\nnew line",
-        "word " * 1000,  # past the model's 256/512 tokens: never truncated
-    ]
-    for text in samples:
-        assert token_counts.count_tokens(text) == embedder.count_tokens(text), text
-        assert token_counts.count_tokens(text) == token_counts.count_tokens(text)
-    assert token_counts.count_tokens("hello") == 1  # no [CLS]/[SEP]
-    assert token_counts.count_tokens("") == 0
-    assert token_counts.count_tokens("word " * 1000) == 1000
-    assert token_counts.count_tokens("a b c d e f g h i j") == 10 != len("a b c d e f g h i j") // 4
+    # fixed WordPiece counts of the MiniLM-L6 vocabulary (no [CLS]/[SEP], never truncated)
+    expected = {
+        "Help user with diet": 4,
+        "a b c d e f g h i j": 10,
+        "internationalization": 2,  # international ##ization
+        "unbelievable tokenization": 3,  # unbelievable token ##ization
+        # the user ' s favourite colour is blue ; 東 京 and em ##oj ##i [UNK] new line
+        "The user's favourite colour is blue; 東京 and emoji 🙂\nnew line": 18,
+        "hello": 1,
+        "": 0,
+        "word " * 1000: 1000,  # past the model's 256/512 tokens
+    }
+    assert {text: token_counts.count_tokens(text) for text in expected} == expected
+    assert {text: embedder.count_tokens(text) for text in expected} == expected
+    # not a character estimate
+    assert token_counts.count_tokens("a b c d e f g h i j") != len("a b c d e f g h i j") // 4
     assert token_counts.count_tokens("internationalization") != len("internationalization") // 4
 
 
@@ -124,7 +123,7 @@ def test_a_missing_tokenizer_json_is_a_clear_error(monkeypatch: pytest.MonkeyPat
         token_counts.tokenizer_path()
 
 
-# butler.toml
+# butler.toml: read in Python (TOML types, unknown keys), checked and kept in SQL (ranges)
 
 FULL_FILE = """
 scope = "wellbeing"
@@ -136,6 +135,35 @@ token_budget = 1200
 quotas = { facts = 0.6, rules = 0.2, episodes = 0.2 }
 max_items = { facts = 5, rules = 4, episodes = 0 }
 """
+FULL_SETTINGS = {
+    "scope": "wellbeing",
+    "episode_ttl_days": 3.5,
+    "w_relevance": 0.6,
+    "w_importance": 0.2,
+    "w_recency": 0.1,
+    "w_confidence": 0.1,
+    "context_token_budget": 1200,
+    "quota_facts": 0.6,
+    "quota_rules": 0.2,
+    "quota_episodes": 0.2,
+    "max_facts": 5,
+    "max_rules": 4,
+    "max_episodes": 0,
+}
+DEFAULTS = {
+    "w_relevance": 0.4,
+    "w_importance": 0.3,
+    "w_recency": 0.2,
+    "w_confidence": 0.1,
+    "episode_ttl": timedelta(days=7),
+    "context_token_budget": 3000,
+    "quota_facts": 0.5,
+    "quota_rules": 0.3,
+    "quota_episodes": 0.2,
+    "max_facts": 20,
+    "max_rules": 10,
+    "max_episodes": 10,
+}
 
 
 def write(directory: Path, name: str, text: str, *, layout: str = "dir") -> Path:
@@ -145,211 +173,462 @@ def write(directory: Path, name: str, text: str, *, layout: str = "dir") -> Path
     return path
 
 
-def test_a_butler_without_a_file_gets_the_defaults(tmp_path: Path) -> None:
-    config = load_butler("health", tmp_path)
-    assert config == ButlerConfig(name="health", scope="health")
-    assert config.score_weights == ScoreWeights(0.4, 0.3, 0.2, 0.1)
-    assert config.episode_ttl_days == 7.0 and config.context_token_budget == 3000
-    assert config.context_quotas == ContextQuotas(0.5, 0.3, 0.2)
-    assert config.context_max_items == ContextMaxItems(20, 10, 10)
-    assert config.source is None
+def in_force(conn: psycopg.Connection[Any], butler: str) -> Row:
+    row = call_one(conn, "memory_butler_settings", name=butler)
+    return {k: row[k] for k in ("butler", "configured", "scope", "source", *DEFAULTS)}
+
+
+def test_a_butler_without_a_file_has_the_defaults(as_tenant: Tenant, tmp_path: Path) -> None:
+    assert butlers.butler_files(tmp_path) == {}
+    assert butlers.butler_files(tmp_path / "missing") == {}
+    with as_tenant("acme") as conn:
+        assert in_force(conn, "health") == {
+            "butler": "health",
+            "configured": False,
+            "scope": "health",
+            "source": None,
+            **DEFAULTS,
+        }
+    # an empty file: no arguments, so every setting takes the SQL function's default
+    empty = butlers.parse_butler("health", "")
+    assert empty.settings == {}
+    with as_tenant("acme") as conn:
+        written = butlers.configure(MemoryClient(conn), empty)
+        row = in_force(conn, "health")
+    assert row == {"butler": "health", "configured": True, "scope": "health", "source": None, **DEFAULTS}
+    assert written.model_dump(include=set(DEFAULTS)) == DEFAULTS
 
 
 @pytest.mark.parametrize("layout", ["dir", "file"])
-def test_a_full_butler_file(tmp_path: Path, layout: str) -> None:
+def test_a_full_butler_file(as_tenant: Tenant, tmp_path: Path, layout: str) -> None:
     path = write(tmp_path, "health", FULL_FILE, layout=layout)
-    config = load_butler("health", tmp_path)
-    assert config == ButlerConfig(
-        name="health",
-        scope="wellbeing",
-        score_weights=ScoreWeights(0.6, 0.2, 0.1, 0.1),
-        episode_ttl_days=3.5,
-        context_token_budget=1200,
-        context_quotas=ContextQuotas(0.6, 0.2, 0.2),
-        context_max_items=ContextMaxItems(5, 4, 0),
-        source=path,
-    )
+    assert butlers.butler_files(tmp_path) == {"health": path}
+    butler = butlers.read_butler_file("health", path)
+    assert butler == butlers.ButlerFile(name="health", settings=FULL_SETTINGS, source=path)
+    with as_tenant("acme") as conn:
+        butlers.configure(MemoryClient(conn), butler)
+        row = in_force(conn, "health")
+    assert row == {
+        "butler": "health",
+        "configured": True,
+        "scope": "wellbeing",
+        "source": str(path),
+        "w_relevance": 0.6,
+        "w_importance": 0.2,
+        "w_recency": 0.1,
+        "w_confidence": 0.1,
+        "episode_ttl": timedelta(days=3.5),
+        "context_token_budget": 1200,
+        "quota_facts": 0.6,
+        "quota_rules": 0.2,
+        "quota_episodes": 0.2,
+        "max_facts": 5,
+        "max_rules": 4,
+        "max_episodes": 0,
+    }
 
 
-def test_partial_files_keep_the_other_defaults(tmp_path: Path) -> None:
-    write(tmp_path, "health", "[context]\nmax_items = { rules = 3 }\n[score_weights]\nrelevance = 2\n")
-    config = load_butler("health", tmp_path)
-    assert config.scope == "health"
-    assert config.context_max_items == ContextMaxItems(20, 3, 10)
-    assert config.score_weights == ScoreWeights(2.0, 0.3, 0.2, 0.1)  # not renormalised: recall divides by the sum
-    assert config.context_token_budget == 3000
+def test_partial_files_keep_the_other_defaults(as_tenant: Tenant, tmp_path: Path) -> None:
+    path = write(tmp_path, "health", "[context]\nmax_items = { rules = 3 }\n[score_weights]\nrelevance = 2\n")
+    butler = butlers.read_butler_file("health", path)
+    assert butler.settings == {"max_rules": 3, "w_relevance": 2}
+    with as_tenant("acme") as conn:
+        butlers.configure(MemoryClient(conn), butler)
+        row = in_force(conn, "health")
+    # not renormalised: memory_recall divides by the sum of the weights
+    assert row == {
+        "butler": "health",
+        "configured": True,
+        "scope": "health",
+        "source": str(path),
+        **DEFAULTS,
+        "w_relevance": 2.0,
+        "max_rules": 3,
+    }
 
 
 def test_two_files_for_one_butler_are_an_error(tmp_path: Path) -> None:
-    write(tmp_path, "health", "scope = 'a'\n")
-    write(tmp_path, "health", "scope = 'b'\n", layout="file")
-    with pytest.raises(InvalidArgumentError, match="two configuration files"):
-        load_butler("health", tmp_path)
+    one = write(tmp_path, "health", "scope = 'a'\n")
+    two = write(tmp_path, "health", "scope = 'b'\n", layout="file")
+    with pytest.raises(InvalidArgumentError, match="two configuration files") as caught:
+        butlers.butler_files(tmp_path)
+    assert str(one) in str(caught.value) and str(two) in str(caught.value)
+
+
+# what Python refuses while reading the file: unknown keys and TOML types
+PYTHON_ERRORS = [
+    ("scop = 'x'", "scop", "unknown key"),
+    ("[context]\ntoken_budgett = 5", "context.token_budgett", "unknown key"),
+    ("[context]\nquotas = { facts = 0.5, memos = 0.1 }", "context.quotas.memos", "unknown key"),
+    ("score_weights = { relevancy = 1 }", "score_weights.relevancy", "unknown key"),
+    ("[context]\nmax_items = { notes = 1 }", "context.max_items.notes", "unknown key"),
+    ("scope = 7", "scope", "must be a string"),
+    ("episode_ttl_days = 'week'", "episode_ttl_days", "must be a number"),
+    ("score_weights = { recency = true }", "score_weights.recency", "must be a number"),
+    ("score_weights = 1", "score_weights", "must be a table"),
+    ("[context]\ntoken_budget = 3000.0", "context.token_budget", "must be an integer"),
+    ("[context]\nmax_items = { facts = 2.5 }", "context.max_items.facts", "must be an integer"),
+    ("[context]\nmax_items = { facts = true }", "context.max_items.facts", "must be an integer"),
+    ("[context]\nquotas = 'half'", "context.quotas", "must be a table"),
+    ("context = 3", "context", "must be a table"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "message"), PYTHON_ERRORS)
+def test_each_mistyped_or_unknown_key_names_the_file_and_the_key(
+    tmp_path: Path, text: str, key: str, message: str
+) -> None:
+    path = write(tmp_path, "health", text + "\n")
+    with pytest.raises(InvalidArgumentError) as caught:
+        butlers.read_butler_file("health", path)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert key in str(caught.value)
+    assert message in str(caught.value)
+
+
+# what memory_butler_configure refuses (PM002), reported by butlers.configure with the file's name
+SQL_ERRORS = [
+    ("scope = ''", "scope", "scope must be a non-empty text"),
+    ("scope = '   '", "scope", "scope must be a non-empty text"),
+    ("episode_ttl_days = 0", "episode_ttl_days", "must be > 0 and <= 36500"),
+    ("episode_ttl_days = -1", "episode_ttl_days", "must be > 0 and <= 36500"),
+    ("episode_ttl_days = 36501", "episode_ttl_days", "must be > 0 and <= 36500"),
+    ("episode_ttl_days = nan", "episode_ttl_days", "must be > 0 and <= 36500"),
+    ("episode_ttl_days = inf", "episode_ttl_days", "must be > 0 and <= 36500"),
+    ("score_weights = { relevance = -0.1 }", "score_weights.relevance", "must be between 0 and 1000"),
+    ("score_weights = { importance = 1001 }", "score_weights.importance", "must be between 0 and 1000"),
+    ("score_weights = { recency = nan }", "score_weights.recency", "must be between 0 and 1000"),
+    ("score_weights = { confidence = -1 }", "score_weights.confidence", "must be between 0 and 1000"),
+    (
+        "score_weights = { relevance = 0, importance = 0, recency = 0, confidence = 0 }",
+        "score_weights",
+        "must not all be 0",
+    ),
+    ("[context]\ntoken_budget = 0", "context.token_budget", "must be between 1 and 100000"),
+    ("[context]\ntoken_budget = 100001", "context.token_budget", "must be between 1 and 100000"),
+    ("[context]\nquotas = { facts = 1.5, rules = 0, episodes = 0 }", "context.quotas.facts", "between 0 and 1"),
+    ("[context]\nquotas = { rules = -0.5 }", "context.quotas.rules", "between 0 and 1"),
+    ("[context]\nquotas = { episodes = nan }", "context.quotas.episodes", "between 0 and 1"),
+    ("[context]\nquotas = { facts = 0.7 }", "context.quotas", "must sum to at most 1, not 1.2"),
+    ("[context]\nmax_items = { facts = -1 }", "context.max_items.facts", "must be between 0 and 1000"),
+    ("[context]\nmax_items = { rules = 1001 }", "context.max_items.rules", "must be between 0 and 1000"),
+    ("[context]\nmax_items = { episodes = 5000 }", "context.max_items.episodes", "must be between 0 and 1000"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "message"), SQL_ERRORS)
+def test_each_out_of_range_value_names_the_file_and_the_key(
+    as_tenant: Tenant, tmp_path: Path, text: str, key: str, message: str
+) -> None:
+    path = write(tmp_path, "health", text + "\n")
+    butler = butlers.read_butler_file("health", path)  # of the right TOML type: Python lets it through
+    with pytest.raises(InvalidArgumentError) as caught, as_tenant("acme") as conn:
+        butlers.configure(MemoryClient(conn), butler)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert key in str(caught.value)
+    assert message in str(caught.value)
+    with as_tenant("acme") as conn:
+        assert call(conn, "memory_butler_settings") == []  # nothing written
 
 
 @pytest.mark.parametrize(
-    ("text", "key", "message"),
+    ("text", "key"),
     [
-        ("scop = 'x'", "scop", "unknown key"),
-        ("[context]\ntoken_budgett = 5", "context.token_budgett", "unknown key"),
-        ("[context]\nquotas = { facts = 0.5, memos = 0.1 }", "context.quotas.memos", "unknown key"),
-        ("score_weights = { relevancy = 1 }", "score_weights.relevancy", "unknown key"),
-        ("scope = ''", "scope", "non-empty string"),
-        ("scope = 7", "scope", "non-empty string"),
-        ("episode_ttl_days = 0", "episode_ttl_days", "must be > 0"),
-        ("episode_ttl_days = -1", "episode_ttl_days", "must be > 0"),
-        ("episode_ttl_days = 'week'", "episode_ttl_days", "must be a number"),
-        ("episode_ttl_days = nan", "episode_ttl_days", "must be > 0"),
-        ("score_weights = { relevance = -0.1 }", "score_weights.relevance", "must be >= 0"),
-        ("score_weights = { relevance = 1001 }", "score_weights.relevance", "<= 1000"),
-        ("score_weights = { recency = true }", "score_weights.recency", "must be a number"),
-        (
-            "score_weights = { relevance = 0, importance = 0, recency = 0, confidence = 0 }",
-            "score_weights",
-            "must not all be 0",
-        ),
-        ("score_weights = 1", "score_weights", "must be a table"),
-        ("[context]\ntoken_budget = 0", "context.token_budget", "between 1 and 100000"),
-        ("[context]\ntoken_budget = 100001", "context.token_budget", "between 1 and 100000"),
-        ("[context]\ntoken_budget = 3000.0", "context.token_budget", "must be an integer"),
-        ("[context]\nquotas = { facts = 1.5, rules = 0, episodes = 0 }", "context.quotas.facts", "<= 1"),
-        ("[context]\nquotas = { facts = -0.5 }", "context.quotas.facts", ">= 0"),
-        ("[context]\nquotas = { facts = 0.7 }", "context.quotas", "sum to at most 1, not 1.2"),
-        ("[context]\nmax_items = { facts = -1 }", "context.max_items.facts", "between 0 and 1000"),
-        ("[context]\nmax_items = { facts = 1001 }", "context.max_items.facts", "between 0 and 1000"),
-        ("[context]\nmax_items = { facts = 2.5 }", "context.max_items.facts", "must be an integer"),
-        ("context = 3", "context", "must be a table"),
+        ("[context]\ntoken_budget = 10000000000", "context.token_budget"),
+        ("[context]\nmax_items = { facts = 10000000000 }", "context.max_items.facts"),
     ],
 )
-def test_each_invalid_value_names_the_file_and_the_key(tmp_path: Path, text: str, key: str, message: str) -> None:
+@pytest.mark.xfail(
+    strict=True,
+    reason="a TOML integer past PostgreSQL's integer range fails the ::integer cast (22003, not PM002): "
+    "butlers.configure lets the raw psycopg error through, without the file or the key",
+)
+def test_an_integer_past_the_sql_integer_range_names_the_file_and_the_key(
+    as_tenant: Tenant, tmp_path: Path, text: str, key: str
+) -> None:
     path = write(tmp_path, "health", text + "\n")
-    with pytest.raises(InvalidArgumentError) as caught:
-        load_butler("health", tmp_path)
-    assert str(path) in str(caught.value)
-    assert key in str(caught.value)
-    assert message in str(caught.value)
+    butler = butlers.read_butler_file("health", path)
+    with pytest.raises(InvalidArgumentError) as caught, as_tenant("acme") as conn:
+        butlers.configure(MemoryClient(conn), butler)
+    assert str(path) in str(caught.value) and key in str(caught.value)
 
 
 def test_a_file_that_is_not_toml_is_an_error(tmp_path: Path) -> None:
     path = write(tmp_path, "health", "scope = \n")
     with pytest.raises(InvalidArgumentError, match="not valid TOML") as caught:
-        load_butler("health", tmp_path)
-    assert str(path) in str(caught.value)
+        butlers.read_butler_file("health", path)
+    assert str(caught.value).startswith(f"{path}: ")
+    not_utf8 = write(tmp_path, "finance", "")
+    not_utf8.write_bytes(b"scope = '\xff'\n")
+    with pytest.raises(InvalidArgumentError, match="not valid TOML"):
+        butlers.read_butler_file("finance", not_utf8)
 
 
-@pytest.mark.parametrize("name", ["", "../etc", "a/b", "a\\b", ".hidden", "a..b", "..", "x" * 101, "sp ace"])
-def test_butler_names_cannot_leave_the_directory(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize("name", ["", "../etc", "a/b", "a\\b", ".hidden", "a..b", "..", "x" * 101, "sp ace", "-x"])
+def test_butler_names_cannot_leave_the_directory(as_tenant: Tenant, tmp_path: Path, name: str) -> None:
     with pytest.raises(InvalidArgumentError, match="invalid butler name"):
-        load_butler(name, tmp_path)
+        butlers.parse_butler(name, "")
+    # the SQL function refuses the same names (an analyst cannot store one either)
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        configure(conn, name)
+    assert caught.value.sqlstate == "PM002"
 
 
-def test_loads_are_cached_until_the_file_changes(tmp_path: Path) -> None:
-    path = write(tmp_path, "health", "[context]\ntoken_budget = 1000\n")
-    first = load_butler("health", tmp_path)
-    assert load_butler("health", tmp_path) is first  # cached
-    path.write_text("[context]\ntoken_budget = 2000\n")
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
-    assert load_butler("health", tmp_path).context_token_budget == 2000
-    path.write_text("[context]\ntoken_budget = 0\n")  # a broken edit is reported, not hidden by the cache
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 2_000_000_000))
-    with pytest.raises(InvalidArgumentError):
-        load_butler("health", tmp_path)
-    path.unlink()
-    assert load_butler("health", tmp_path) == ButlerConfig.defaults("health")
+def test_files_whose_name_is_no_butler_name_are_not_read(tmp_path: Path) -> None:
+    good = write(tmp_path, "health", "scope = 'h'\n")
+    write(tmp_path, ".hidden", "scope = 'x'\n", layout="file")
+    write(tmp_path, "a..b", "scope = 'x'\n", layout="file")
+    write(tmp_path, "sp ace", "scope = 'x'\n")
+    (tmp_path / "notes.txt").write_text("scope = 'x'\n")
+    assert butlers.butler_files(tmp_path) == {"health": good}
 
 
 def test_the_butlers_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert butlers.butlers_dir({"PYMEM_BUTLERS_DIR": str(tmp_path)}) == tmp_path
+    assert butlers.butlers_dir({"PYMEM_BUTLERS_DIR": "  "}).parts[-2:] == ("pymem", "butlers")
     assert butlers.butlers_dir({}).parts[-2:] == ("pymem", "butlers")
     monkeypatch.setenv("PYMEM_BUTLERS_DIR", str(tmp_path / "b"))
-    write(tmp_path / "b", "health", "scope = 'from-env'\n")
-    assert load_butler("health").scope == "from-env"
+    path = write(tmp_path / "b", "health", "scope = 'from-env'\n")
+    assert butlers.butlers_dir() == tmp_path / "b"
+    found = butlers.butler_files(butlers.butlers_dir())
+    assert found == {"health": path}
+    assert butlers.read_butler_file("health", found["health"]).settings == {"scope": "from-env"}
 
 
-# Budgeting, without a database
+# Budgeting: memory_context_select over hand-made candidates
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def item(section: str, rank: int, tokens: int, score: float, created: int = 0, uid: int = 1) -> ContextItem:
-    return ContextItem(
-        section=section,
-        section_rank=rank,
-        memory_type={"facts": "fact", "rules": "rule", "episodes": "episode"}[section],
-        memory_id=uuid.UUID(int=uid),
-        content=f"{section} {rank}",
-        score=score,
-        relevance=None,
-        importance=None,
-        recency=None,
-        confidence=None,
-        effective_confidence=None,
-        subject=None,
-        predicate=None,
-        maturity=None,
-        memory_scope=None,
-        source_butler=None,
-        source_episode_id=None,
-        source_date=None,
-        source_path=None,
-        session_id=None,
-        created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=created),
-        expires_at=None,
-        tokens=tokens,
-    )
+def cand(section: str, rank: int, tokens: int, score: float, *, created: int = 0, uid: int | None = None) -> Row:
+    """A candidate as memory_context_select reads it (uid: the memory id's integer; default its rank)."""
+    offset = SECTIONS.index(section) * 1000
+    return {
+        "section": section,
+        "section_rank": rank,
+        "memory_id": str(uuid.UUID(int=uid if uid is not None else offset + rank)),
+        "score": score,
+        "created_at": (T0 + timedelta(seconds=created)).isoformat(),
+        "tokens": tokens,
+    }
 
 
-def ranked(section: str, n: int, tokens: int = 10, top: float = 0.9) -> list[ContextItem]:
-    return [item(section, r + 1, tokens, top - r / 100, uid=r + 1) for r in range(n)]
+def ranked(section: str, n: int, tokens: int = 10, top: float = 0.9) -> list[Row]:
+    return [cand(section, r + 1, tokens, top - r / 100) for r in range(n)]
 
 
-QUOTAS = {"facts": 0.5, "rules": 0.3, "episodes": 0.2}
+def select(
+    conn: psycopg.Connection[Any], pool: list[Row], token_budget: int | None, *, butler: str = "health", **kw: Any
+) -> list[Row]:
+    return call(conn, "memory_context_select", butler=butler, candidates=Jsonb(pool), token_budget=token_budget, **kw)
 
 
-def counts(chosen: dict[str, list[ContextItem]]) -> dict[str, int]:
-    return {s: len(items) for s, items in chosen.items()}
+def counts(rows: list[Row]) -> dict[str, int]:
+    return {s: sum(1 for r in rows if r["section"] == s and r["selected"]) for s in SECTIONS}
 
 
-def test_each_section_gets_its_quota_when_all_overflow() -> None:
-    pool = {s: ranked(s, 20) for s in QUOTAS}
-    assert counts(allocate(pool, 100, QUOTAS)) == {"facts": 5, "rules": 3, "episodes": 2}
-    assert counts(allocate(pool, 109, QUOTAS)) == {"facts": 5, "rules": 3, "episodes": 2}
-    # 1000 tokens: 500/300/200 -> 50 facts would fit, but there are only 20; the rest goes to the best next items
-    assert counts(allocate(pool, 1000, QUOTAS)) == {"facts": 20, "rules": 20, "episodes": 20}
+def test_each_section_gets_its_quota_when_all_overflow(as_tenant: Tenant) -> None:
+    pool = [c for s in SECTIONS for c in ranked(s, 20)]
+    with as_tenant("acme") as conn:  # no settings: the default quotas 0.5/0.3/0.2
+        at_100 = select(conn, pool, 100)
+        at_109 = select(conn, pool, 109)  # floor(54.5), floor(32.7), floor(21.8): still 5/3/2
+        at_1000 = select(conn, pool, 1000)
+        configure(conn, "health", quota_facts=0.2, quota_rules=0.2, quota_episodes=0.6)
+        butler_quotas = select(conn, pool, 100)
+    assert counts(at_100) == {"facts": 5, "rules": 3, "episodes": 2}
+    assert {r["selection_pass"] for r in at_100 if r["selected"]} == {1}
+    assert {r["selection_pass"] for r in at_100 if not r["selected"]} == {None}
+    assert counts(at_109) == {"facts": 5, "rules": 3, "episodes": 2}
+    # 500/300/200 tokens: every one of the 20 items of each section fits
+    assert counts(at_1000) == {"facts": 20, "rules": 20, "episodes": 20}
+    assert counts(butler_quotas) == {"facts": 2, "rules": 2, "episodes": 6}
+    # one row per candidate, in section order then rank, with the budget in force
+    assert len(at_100) == 60
+    assert [(r["section"], r["section_rank"]) for r in at_100] == [(c["section"], c["section_rank"]) for c in pool]
+    assert {r["budget"] for r in at_100} == {100} and {r["tokens"] for r in at_100} == {10}
 
 
-def test_unused_budget_goes_to_the_best_next_items() -> None:
-    pool = {"facts": ranked("facts", 20, top=0.5), "rules": ranked("rules", 1, top=0.4), "episodes": []}
-    pool["episodes"] = ranked("episodes", 20, top=0.8)
+def test_the_headers_come_out_of_the_budget_before_the_quotas(as_tenant: Tenant) -> None:
+    pool = [c for s in SECTIONS for c in ranked(s, 20)]
+    with as_tenant("acme") as conn:
+        rows = select(conn, pool, 140, header_tokens=40)  # 100 left: 50/30/20
+        exact = select(conn, pool, 100, header_tokens=100)
+    assert counts(rows) == {"facts": 5, "rules": 3, "episodes": 2}
+    assert counts(exact) == {"facts": 0, "rules": 0, "episodes": 0}
+
+
+def test_unused_budget_goes_to_the_best_next_items(as_tenant: Tenant) -> None:
+    pool = ranked("facts", 20, top=0.5) + ranked("rules", 1, top=0.4) + ranked("episodes", 20, top=0.8)
+    with as_tenant("acme") as conn:
+        rows = select(conn, pool, 100)
     # first pass: facts 5 (50), rules 1 (10), episodes 2 (20); 20 left -> two more episodes (their
     # next scores 0.78, 0.77 beat the next fact's 0.45)
-    assert counts(allocate(pool, 100, QUOTAS)) == {"facts": 5, "rules": 1, "episodes": 4}
+    assert counts(rows) == {"facts": 5, "rules": 1, "episodes": 4}
+    episodes = [r["selection_pass"] for r in rows if r["section"] == "episodes"]
+    assert episodes[:5] == [1, 1, 2, 2, None]
+    assert [r["selection_pass"] for r in rows if r["section"] == "rules"] == [1]
 
 
-def test_a_section_stays_a_prefix_of_its_ranking() -> None:
-    big = item("facts", 2, 40, 0.8, uid=2)
-    pool = {"facts": [item("facts", 1, 10, 0.9, uid=1), big, item("facts", 3, 5, 0.7, uid=3)], "rules": []}
-    chosen = allocate(pool, 40, {"facts": 1.0, "rules": 0.0, "episodes": 0.0})
-    assert [i.section_rank for i in chosen["facts"]] == [1]  # the short third item is not taken past the second
+def test_candidates_are_ranked_by_section_rank_not_by_their_place_in_the_array(as_tenant: Tenant) -> None:
+    pool = ranked("facts", 20, top=0.5) + ranked("rules", 1, top=0.4) + ranked("episodes", 20, top=0.8)
+    with as_tenant("acme") as conn:
+        ordered = select(conn, pool, 100)
+        shuffled = select(conn, list(reversed(pool)), 100)
+    assert shuffled == ordered
 
 
-def test_second_pass_ties_break_on_created_at_then_id() -> None:
-    older = item("facts", 1, 10, 0.5, created=0, uid=1)
-    newer = item("rules", 1, 10, 0.5, created=60, uid=9)
-    same_time_low_id = item("episodes", 1, 10, 0.5, created=60, uid=2)
-    pool = {"facts": [older], "rules": [newer], "episodes": [same_time_low_id]}
-    no_quota = {"facts": 0.0, "rules": 0.0, "episodes": 0.0}
-    assert counts(allocate(pool, 10, no_quota)) == {"facts": 0, "rules": 0, "episodes": 1}
-    assert counts(allocate(pool, 20, no_quota)) == {"facts": 0, "rules": 1, "episodes": 1}
-    assert counts(allocate(pool, 30, no_quota)) == {"facts": 1, "rules": 1, "episodes": 1}
+def test_a_section_stays_a_prefix_of_its_ranking(as_tenant: Tenant) -> None:
+    pool = [cand("facts", 1, 10, 0.9), cand("facts", 2, 40, 0.8), cand("facts", 3, 5, 0.7)]
+    with as_tenant("acme") as conn:
+        configure(conn, "health", quota_facts=1, quota_rules=0, quota_episodes=0)
+        rows = select(conn, pool, 40)
+        spill = select(conn, [*pool, cand("rules", 1, 30, 0.1), cand("rules", 2, 1, 0.05)], 40)
+    # the short third item is not taken past the second, in either pass
+    assert [r["selected"] for r in rows] == [True, False, False]
+    # second pass: the next fact (40) does not fit the 30 left, which go to the first rule; the third
+    # fact (5) and the second rule (1) would fit what is left, but never past an item left out
+    assert [(r["section"], r["selected"], r["selection_pass"]) for r in spill] == [
+        ("facts", True, 1),
+        ("facts", False, None),
+        ("facts", False, None),
+        ("rules", True, 2),
+        ("rules", False, None),
+    ]
+
+
+def test_a_section_whose_next_item_does_not_fit_is_closed(as_tenant: Tenant) -> None:
+    # no quotas: all goes through the second pass; the best next item (a fact of 50 tokens) does not
+    # fit, so facts are closed, and the rules below it in score still get the budget
+    pool = [cand("facts", 1, 50, 0.9), cand("facts", 2, 1, 0.85), cand("rules", 1, 10, 0.5), cand("rules", 2, 10, 0.4)]
+    with as_tenant("acme") as conn:
+        configure(conn, "health", quota_facts=0, quota_rules=0, quota_episodes=0)
+        rows = select(conn, pool, 30)
+    assert [(r["section"], r["section_rank"], r["selected"], r["selection_pass"]) for r in rows] == [
+        ("facts", 1, False, None),
+        ("facts", 2, False, None),
+        ("rules", 1, True, 2),
+        ("rules", 2, True, 2),
+    ]
+
+
+def test_second_pass_ties_break_on_created_at_then_id(as_tenant: Tenant) -> None:
+    older = cand("facts", 1, 10, 0.5, created=0, uid=1)
+    newer = cand("rules", 1, 10, 0.5, created=60, uid=9)
+    same_time_low_id = cand("episodes", 1, 10, 0.5, created=60, uid=2)
+    pool = [older, newer, same_time_low_id]
+    with as_tenant("acme") as conn:
+        configure(conn, "health", quota_facts=0, quota_rules=0, quota_episodes=0)
+        at = {budget: counts(select(conn, pool, budget)) for budget in (9, 10, 20, 30)}
+        # the same three with the id order reversed: the rule now wins the created_at tie
+        swapped = counts(select(conn, [older, {**newer, "memory_id": str(uuid.UUID(int=1))}, same_time_low_id], 10))
+    assert at[9] == {"facts": 0, "rules": 0, "episodes": 0}
+    assert at[10] == {"facts": 0, "rules": 0, "episodes": 1}
+    assert at[20] == {"facts": 0, "rules": 1, "episodes": 1}
+    assert at[30] == {"facts": 1, "rules": 1, "episodes": 1}
+    assert swapped == {"facts": 0, "rules": 1, "episodes": 0}
+
+
+def test_equal_items_break_on_section_order(as_tenant: Tenant) -> None:
+    same = [cand(s, 1, 10, 0.5, uid=7) for s in SECTIONS]  # equal score, created_at and id
+    with as_tenant("acme") as conn:
+        configure(conn, "health", quota_facts=0, quota_rules=0, quota_episodes=0)
+        rows = select(conn, list(reversed(same)), 20)
+    assert counts(rows) == {"facts": 1, "rules": 1, "episodes": 0}
+
+
+def test_the_budget_defaults_to_the_butlers_and_token_count_stands_in_for_tokens(as_tenant: Tenant) -> None:
+    pool = [{k: v for k, v in c.items() if k != "tokens"} | {"token_count": 10} for c in ranked("facts", 30)]
+    with as_tenant("acme") as conn:
+        default = select(conn, pool, None)
+        configure(conn, "health", context_token_budget=100, quota_facts=1, quota_rules=0, quota_episodes=0)
+        configured = select(conn, pool, None)
+        explicit = select(conn, pool, 50)
+        other_butler = select(conn, pool, None, butler="finance")
+    assert {r["budget"] for r in default} == {3000} and counts(default)["facts"] == 30
+    assert {r["budget"] for r in configured} == {100} and counts(configured)["facts"] == 10
+    assert {r["budget"] for r in explicit} == {50} and counts(explicit)["facts"] == 5
+    assert {r["budget"] for r in other_butler} == {3000}
+    assert {r["tokens"] for r in configured} == {10}
+
+
+def test_an_empty_candidate_list_selects_nothing(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        assert select(conn, [], 100) == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"header_tokens": 101}, "token_budget 100 is too small for a memory context block"),
+        ({"header_tokens": -1}, "header_tokens must be >= 0"),
+        ({"token_budget": 0}, "token_budget must be between 1 and 100000"),
+        ({"token_budget": 100_001}, "token_budget must be between 1 and 100000"),
+        ({"butler": " "}, "butler must be a non-empty text"),
+        ({"candidates": Jsonb({"section": "facts"})}, "candidates must be a JSON array"),
+        ({"candidates": Jsonb([1])}, "candidates has an element without a valid"),
+        ({"candidates": Jsonb([cand("facts", 1, 10, 0.5) | {"section": "notes"}])}, "without a valid section"),
+        ({"candidates": Jsonb([cand("facts", 0, 10, 0.5)])}, "without a valid section"),
+        ({"candidates": Jsonb([cand("facts", 1, -1, 0.5)])}, "without a valid section"),
+        ({"candidates": Jsonb([cand("facts", 1, 10, 0.5) | {"memory_id": "x"}])}, "without a valid section"),
+        ({"candidates": Jsonb([cand("facts", 1, 10, 0.5) | {"score": "high"}])}, "without a valid section"),
+        ({"candidates": Jsonb([cand("facts", 1, 10, 0.5) | {"created_at": "soon"}])}, "without a valid section"),
+        ({"candidates": Jsonb([{k: v for k, v in cand("facts", 1, 10, 0.5).items() if k != "tokens"}])}, "valid"),
+        ({"candidates": Jsonb(ranked("facts", 3001))}, "candidates holds 3001 rows, at most 3000"),
+    ],
+)
+def test_select_validates_its_arguments(as_tenant: Tenant, arguments: dict[str, Any], message: str) -> None:
+    arguments = {"butler": "health", "candidates": Jsonb([]), "token_budget": 100, **arguments}
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        call(conn, "memory_context_select", **arguments)
+    assert caught.value.sqlstate == "PM002"
+    assert message in str(caught.value)
+
+
+# Rendering
+
+
+def candidate(section: str, **changes: Any) -> ContextCandidate:
+    values: dict[str, Any] = {name: None for name in ContextCandidate.model_fields}
+    values.update(
+        section=section,
+        section_rank=1,
+        memory_type={"facts": "fact", "rules": "rule", "episodes": "episode"}[section],
+        memory_id=uuid.UUID(int=1),
+        content=f"{section} 1",
+        score=0.5,
+        created_at=datetime(2026, 1, 1, 9, 30, tzinfo=UTC),
+    )
+    values.update(changes)
+    return ContextCandidate(**values)
 
 
 def test_rendering_quotes_odd_names_and_marks_anti_patterns() -> None:
-    fact = replace(item("facts", 1, 0, 0.5), subject='Dr. "Who"', predicate="favourite place", memory_scope="global")
-    line = render_item(fact)
-    assert line.startswith('- "facts 1" (fact "Dr. \\"Who\\""/"favourite place"; scope global; source: 2026-01-01; id ')
-    rule = replace(item("rules", 1, 0, 0.5), maturity="anti_pattern", effective_confidence=0.75)
-    assert "(rule, anti_pattern: recorded as harmful, avoid it; source: 2026-01-01; confidence 0.75; id " in (
-        render_item(rule)
+    fact = candidate("facts", subject='Dr. "Who"', predicate="favourite place", memory_scope="global")
+    assert render_item(fact) == (
+        '- "facts 1" (fact "Dr. \\"Who\\""/"favourite place"; scope global; source: 2026-01-01; '
+        "id 00000000-0000-0000-0000-000000000001)"
+    )
+    rule = candidate("rules", maturity="anti_pattern", effective_confidence=0.75)
+    assert render_item(rule) == (
+        '- "rules 1" (rule, anti_pattern: recorded as harmful, avoid it; source: 2026-01-01; confidence 0.75; '
+        "id 00000000-0000-0000-0000-000000000001)"
+    )
+    candidate_rule = candidate("rules", memory_scope="health", source_date=date(2025, 3, 4))
+    assert "(rule, candidate; scope health; source: 2025-03-04; id " in render_item(candidate_rule)
+    episode = candidate("episodes", source_butler="my butler", importance=0.9, source_path="a b.md")
+    assert render_item(episode) == (
+        '- "episodes 1" (episode; source: butler "my butler", file "a b.md", 2026-01-01 09:30 UTC; '
+        "importance 9; id 00000000-0000-0000-0000-000000000001)"
+    )
+
+
+def test_the_rendered_block_has_a_header_and_three_sections() -> None:
+    header = render_header("health")
+    assert header.startswith("# Memory context for butler health\n")
+    assert render_header("evil\n## Rules").startswith('# Memory context for butler "evil\\n## Rules"\n')
+    assert render(header, {}) == (header + "\n\n## Facts\n(none)\n\n## Rules\n(none)\n\n## Recent episodes\n(none)")
+    assert render(header, {"rules": ["- a", "- b"]}) == (
+        header + "\n\n## Facts\n(none)\n\n## Rules\n- a\n- b\n\n## Recent episodes\n(none)"
     )
 
 
@@ -407,15 +686,18 @@ def test_recent_episodes_validates_its_arguments(as_tenant: Tenant, arguments: d
 
 
 def test_context_functions_need_a_tenant(app: psycopg.Connection[Any]) -> None:
-    for function, arguments in [
+    calls: list[tuple[str, dict[str, Any]]] = [
         ("memory_recent_episodes", {"butler": "health"}),
         ("memory_context_candidates", {"trigger_prompt": "diet", "butler": "health"}),
-    ]:
+        ("memory_context_select", {"butler": "health", "candidates": Jsonb([]), "token_budget": 100}),
+    ]
+    for function, arguments in calls:
         with pytest.raises(psycopg.Error) as caught, app.transaction():
             call(app, function, **arguments)
-        assert caught.value.sqlstate == "PM001"
-    with pytest.raises(NoTenantError), app.transaction():
-        build_context(app, trigger_prompt="diet", butler=health())
+        assert caught.value.sqlstate == "PM001", function
+    with pytest.raises(psycopg.Error) as caught, app.transaction():
+        build_context(MemoryClient(app), trigger_prompt="diet", butler="health")
+    assert caught.value.sqlstate == "PM001"
 
 
 # memory_context_candidates
@@ -442,7 +724,7 @@ def test_candidates_are_recall_scores_per_section_without_bumping(as_tenant: Ten
     assert bumped == (0,)
     assert [r["section"] for r in rows] == ["facts"] * 5 + ["rules"] * 3 + ["episodes"]
     recall_scores = {r["memory_id"]: r["score"] for r in recalled}
-    for section in ("facts", "rules", "episodes"):
+    for section in SECTIONS:
         mine = [r for r in rows if r["section"] == section]
         assert [r["section_rank"] for r in mine] == list(range(1, len(mine) + 1))
         assert [r["score"] for r in mine] == sorted((r["score"] for r in mine), reverse=True)
@@ -459,6 +741,22 @@ def test_candidates_are_recall_scores_per_section_without_bumping(as_tenant: Ten
     assert episode["recency"] == pytest.approx(1.0, abs=1e-3)
 
 
+def test_candidates_carry_the_stored_token_count(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        fact = store_fact(conn, "user", "diet", "The user follows a vegetarian diet", embedder, scope="health")
+        rule = store_rule(conn, "Keep diet advice short", scope="health", token_count=42)
+        episode = store_episode(conn, "User asked about diet", "health", token_count=7)
+        unknown = store_fact(conn, "user", "diet_goal", "diet goal unknown size", scope="health")
+        rows = {r["memory_id"]: r["token_count"] for r in candidates(conn, "diet", None)}
+    assert rows == {
+        fact: token_counts.count_tokens("The user follows a vegetarian diet"),
+        rule: 42,
+        episode: 7,
+        unknown: None,
+    }
+    assert rows[fact] == 6
+
+
 def test_each_type_gets_its_own_limit(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         for n in range(12):
@@ -469,10 +767,47 @@ def test_each_type_gets_its_own_limit(as_tenant: Tenant) -> None:
             store_episode(conn, f"diet episode {n}", "health")
         rows = candidates(conn, "diet", None, facts_limit=2, rules_limit=2, episodes_limit=3)
         no_rules = candidates(conn, "diet", None, rules_limit=0, episodes_limit=0)
-    by_section = {s: [r for r in rows if r["section"] == s] for s in ("facts", "rules", "episodes")}
+    by_section = {s: [r for r in rows if r["section"] == s] for s in SECTIONS}
     # the important facts outscore every rule, yet the rules still get their two places
     assert {s: len(v) for s, v in by_section.items()} == {"facts": 2, "rules": 2, "episodes": 3}
     assert {r["section"] for r in no_rules} == {"facts"} and len(no_rules) == 12
+
+
+def test_candidates_read_what_is_left_null_from_the_butlers_settings(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        for n in range(3):
+            store_fact(conn, f"meal{n}", "diet", f"diet fact {n}", importance=3 + n, scope="wellbeing")
+            store_rule(conn, f"diet rule {n}", scope="wellbeing")
+            store_episode(conn, f"diet episode {n}", "health", importance=2 + n)
+        store_fact(conn, "user", "diet", "diet fact for health", scope="health")
+        defaults = candidates(conn, "diet", None)
+        configure(
+            conn,
+            "health",
+            scope="wellbeing",
+            w_relevance=0,
+            w_importance=1,
+            w_recency=0,
+            w_confidence=0,
+            max_facts=2,
+            max_rules=1,
+            max_episodes=0,
+        )
+        configured = candidates(conn, "diet", None)
+        explicit = candidates(conn, "diet", None, scope="health", w_relevance=1, w_importance=0, facts_limit=5)
+    assert {r["memory_scope"] for r in defaults if r["section"] == "facts"} == {"health"}
+    assert {s: sum(r["section"] == s for r in defaults) for s in SECTIONS} == {"facts": 1, "rules": 0, "episodes": 3}
+    # scope 'wellbeing', 2 facts, 1 rule, no episode; the score is the importance alone
+    assert [(r["section"], r["memory_scope"]) for r in configured] == [
+        ("facts", "wellbeing"),
+        ("facts", "wellbeing"),
+        ("rules", "wellbeing"),
+    ]
+    assert [r["score"] for r in configured] == pytest.approx([0.5, 0.4, 0.5])
+    # explicit arguments override the butler's settings
+    assert {r["memory_scope"] for r in explicit if r["section"] != "episodes"} == {"health"}
+    assert all(r["score"] == pytest.approx(r["relevance"]) for r in explicit if r["section"] != "episodes")
+    assert sum(r["section"] == "episodes" for r in explicit) == 0  # still the butler's max_episodes
 
 
 def test_candidates_are_scoped_to_the_butler(as_tenant: Tenant, embedder: Embedder) -> None:
@@ -503,7 +838,7 @@ def test_candidates_are_scoped_to_the_butler(as_tenant: Tenant, embedder: Embedd
         ({"scope": " "}, "scope must be a non-empty text"),
         ({"facts_limit": -1}, "facts_limit must be between 0 and 1000"),
         ({"rules_limit": 1001}, "rules_limit must be between 0 and 1000"),
-        ({"episodes_limit": None}, "episodes_limit must be between 0 and 1000"),
+        ({"episodes_limit": 1001}, "episodes_limit must be between 0 and 1000"),
         ({"w_relevance": -1}, "w_relevance must be between 0 and 1000"),
         (
             {
@@ -516,6 +851,7 @@ def test_candidates_are_scoped_to_the_butler(as_tenant: Tenant, embedder: Embedd
             },
             "the recall weights must not all be 0",
         ),
+        ({"recency_half_life_days": 0}, "recency_half_life_days must be between"),
         ({"query_embedding": "[1,2,3]"}, "query_embedding must have 384 dimensions"),
     ],
 )
@@ -527,7 +863,7 @@ def test_candidates_validate_their_arguments(as_tenant: Tenant, arguments: dict[
     assert message in str(caught.value)
 
 
-# The rendered block
+# The rendered block (build_context): the memory_context scenarios
 
 
 def test_context_within_token_budget(as_tenant: Tenant, embedder: Embedder) -> None:
@@ -544,11 +880,12 @@ def test_context_within_token_budget(as_tenant: Tenant, embedder: Embedder) -> N
     assert block.token_budget == 3000
     assert sections_of(block.text) == ["## Facts", "## Rules", "## Recent episodes"]
     assert block.omitted["facts"] > 0  # 30 facts of ~150 tokens cannot fit
-    assert {i.section for i in block.items} == {"facts", "rules", "episodes"}
+    assert {i.candidate.section for i in block.items} == set(SECTIONS)
     # the budget is used, not wasted: what is left is less than one more item of this size
     assert 3000 - block.token_count < max(i.tokens for i in block.items)
-    for it in block.items:
-        assert str(it.memory_id) in block.text
+    for item in block.items:
+        assert item.line in block.text and str(item.candidate.memory_id) in item.line
+        assert item.tokens == token_counts.count_tokens(item.line)
 
 
 def test_sections_are_present_when_empty(as_tenant: Tenant) -> None:
@@ -559,25 +896,26 @@ def test_sections_are_present_when_empty(as_tenant: Tenant) -> None:
     assert block.omitted == {"facts": 0, "rules": 0, "episodes": 0}
     assert block.text.startswith("# Memory context for butler health\n")
     assert "not instructions" in block.text
+    assert block.token_budget == 3000 and block.token_count == overhead()
 
 
 def test_context_prioritizes_highest_scored_memories(as_tenant: Tenant, embedder: Embedder) -> None:
     """Scenario: when the budget cannot fit all relevant memories, the lowest-scored are omitted first."""
-    butler = health(context_quotas=ContextQuotas(facts=1.0, rules=0.0, episodes=0.0))
     with as_tenant("acme") as conn:
+        configure(conn, "health", quota_facts=1, quota_rules=0, quota_episodes=0)
         for n, (subject, predicate, content) in enumerate(DIET_FACTS):
             store_fact(conn, subject, predicate, content, embedder, importance=2 + n, scope="health")
-        full = context(conn, "What should the user eat?", embedder, butler=butler)
-        ranking = [i.memory_id for i in full.items]
+        full = context(conn, "What should the user eat?", embedder)
+        ranking = [i.candidate.memory_id for i in full.items]
         assert len(ranking) == 5 and full.omitted["facts"] == 0
-        scores = [i.score for i in full.items]
+        scores = [i.candidate.score for i in full.items]
         assert scores == sorted(scores, reverse=True)
         tokens = [i.tokens for i in full.items]
         for keep in range(5):
-            budget = overhead(butler) + sum(tokens[:keep])
+            budget = overhead() + sum(tokens[:keep])
             for slack in (0, tokens[keep] - 1):
-                block = context(conn, "What should the user eat?", embedder, butler=butler, token_budget=budget + slack)
-                assert [i.memory_id for i in block.items] == ranking[:keep]
+                block = context(conn, "What should the user eat?", embedder, token_budget=budget + slack)
+                assert [i.candidate.memory_id for i in block.items] == ranking[:keep]
                 assert block.omitted == {"facts": 5 - keep, "rules": 0, "episodes": 0}
                 assert block.token_count <= budget + slack
 
@@ -586,8 +924,8 @@ def test_context_output_is_deterministic_under_score_ties(
     as_tenant: Tenant, embedder: Embedder, superuser: psycopg.Connection[Any]
 ) -> None:
     """Scenario: equal scores are ordered created_at DESC, then id ASC; the same call gives the same text."""
-    butler = health(score_weights=ScoreWeights(relevance=0, importance=1, recency=0, confidence=0))
     with as_tenant("acme") as conn:
+        configure(conn, "health", w_relevance=0, w_importance=1, w_recency=0, w_confidence=0)
         facts = [store_fact(conn, "user", f"tea_{n}", "The user drinks green tea", embedder) for n in range(3)]
         episodes = [store_episode(conn, "User made green tea", "health", embedder) for _ in range(3)]
     superuser.execute(
@@ -601,13 +939,13 @@ def test_context_output_is_deterministic_under_score_ties(
         {"newest": episodes[0]},
     )
     with as_tenant("acme") as conn:
-        first = context(conn, "green tea", embedder, butler=butler)
-        second = context(conn, "green tea", embedder, butler=butler)
+        first = context(conn, "green tea", embedder)
+        second = context(conn, "green tea", embedder)
     assert first == second and first.text == second.text
-    by_section = {s: [i for i in first.items if i.section == s] for s in ("facts", "episodes")}
-    assert {i.score for i in by_section["facts"]} == {0.5} and {i.score for i in by_section["episodes"]} == {0.5}
-    assert [i.memory_id for i in by_section["facts"]] == [facts[2], *sorted(facts[:2])]
-    assert [i.memory_id for i in by_section["episodes"]] == [episodes[0], *sorted(episodes[1:])]
+    by_section = {s: [i.candidate for i in first.items if i.candidate.section == s] for s in ("facts", "episodes")}
+    assert {c.score for c in by_section["facts"]} == {0.5} and {c.score for c in by_section["episodes"]} == {0.5}
+    assert [c.memory_id for c in by_section["facts"]] == [facts[2], *sorted(facts[:2])]
+    assert [c.memory_id for c in by_section["episodes"]] == [episodes[0], *sorted(episodes[1:])]
     positions = [first.text.index(str(i)) for i in [facts[2], *sorted(facts[:2])]]
     assert positions == sorted(positions)
 
@@ -619,20 +957,21 @@ def test_quotas_share_the_budget_between_sections(as_tenant: Tenant) -> None:
             store_fact(conn, f"meal{n}", "diet", f"diet fact {n} {filler}", scope="health")
             store_rule(conn, f"diet rule {n} {filler}", scope="health")
             store_episode(conn, f"diet episode {n} {filler}", "health")
-        butler = health(context_max_items=ContextMaxItems(20, 20, 20))
-        block = context(conn, "diet", None, butler=butler, token_budget=1500)
-        facts_only = context(
-            conn, "diet", None, butler=replace(butler, context_quotas=ContextQuotas(1, 0, 0)), token_budget=1500
+        configure(conn, "health", max_facts=20, max_rules=20, max_episodes=20)
+        block = context(conn, "diet", None, token_budget=1500)
+        configure(
+            conn, "health", max_facts=20, max_rules=20, max_episodes=20, quota_facts=1, quota_rules=0, quota_episodes=0
         )
-    available = 1500 - overhead(butler)
-    used = {s: sum(i.tokens for i in block.items if i.section == s) for s in ("facts", "rules", "episodes")}
+        facts_only = context(conn, "diet", None, token_budget=1500)
+    available = 1500 - overhead()
+    used = {s: sum(i.tokens for i in block.items if i.candidate.section == s) for s in SECTIONS}
     longest = max(i.tokens for i in block.items)
     for section, share in (("facts", 0.5), ("rules", 0.3), ("episodes", 0.2)):
         assert used[section] > 0 and block.omitted[section] > 0
         # at most its share, plus what the second pass hands out (less than one item per section)
         assert used[section] <= share * available + 3 * longest
     assert used["facts"] > used["rules"] > used["episodes"]
-    assert {i.section for i in facts_only.items} == {"facts"}
+    assert {i.candidate.section for i in facts_only.items} == {"facts"}
     assert facts_only.token_count <= 1500
 
 
@@ -668,7 +1007,7 @@ def test_items_carry_provenance(as_tenant: Tenant, embedder: Embedder) -> None:
         rule = store_rule(conn, "Mention colours sparingly", embedder, scope="global")
         episode = store_episode(conn, "User said blue calms them", "health", embedder, importance=9)
         block = context(conn, "favourite colour", embedder)
-    lines = {i.memory_id: i.line for i in block.items}
+    lines = {i.candidate.memory_id: i.line for i in block.items}
     assert lines[fact] == (
         '- "The user\'s favourite colour is blue" (fact user/favorite_color; scope health; '
         f"source: butler health, file memory/2026-11-20.md, 2026-11-20; confidence 1.00; id {fact})"
@@ -684,12 +1023,15 @@ def test_context_never_shows_other_tenants_memories(as_tenant: Tenant, embedder:
     with as_tenant("zeta") as conn:
         theirs = store_diet(conn, embedder)
         store_fact(conn, "user", "secret", "Zeta's diet secret", embedder, scope="global")
+        # zeta's settings for a butler of the same name reach neither acme's ranking nor its budget
+        configure(conn, "health", scope="global", context_token_budget=200, max_facts=1)
     with as_tenant("acme") as conn:
         mine = store_fact(conn, "user", "diet", "The user follows a vegetarian diet", embedder, scope="health")
         block = context(conn, "Help user with diet", embedder)
-    assert [i.memory_id for i in block.items] == [mine]
-    assert not set(theirs.values()) & {i.memory_id for i in block.items}
+    assert [i.candidate.memory_id for i in block.items] == [mine]
+    assert not set(theirs.values()) & {i.candidate.memory_id for i in block.items}
     assert "Zeta" not in block.text and "peanuts" not in block.text
+    assert block.token_budget == 3000
 
 
 def test_context_of_another_butler_sees_its_own_scope(as_tenant: Tenant, embedder: Embedder) -> None:
@@ -697,15 +1039,17 @@ def test_context_of_another_butler_sees_its_own_scope(as_tenant: Tenant, embedde
         finance = store_fact(conn, "user", "diet_budget", "The user's diet budget is tight", embedder, scope="finance")
         store_episode(conn, "User planned diet spending", "finance", embedder)
         for_health = context(conn, "diet budget", embedder)
-        for_finance = context(conn, "diet budget", embedder, butler=ButlerConfig.defaults("finance"))
-    assert finance not in {i.memory_id for i in for_health.items}
+        for_finance = context(conn, "diet budget", embedder, butler="finance")
+    assert finance not in {i.candidate.memory_id for i in for_health.items}
     assert "finance" not in for_health.text
-    assert finance in {i.memory_id for i in for_finance.items}
-    assert [i.section for i in for_finance.items] == ["facts", "episodes"]
+    assert finance in {i.candidate.memory_id for i in for_finance.items}
+    assert [i.candidate.section for i in for_finance.items] == ["facts", "episodes"]
+    assert for_finance.text.startswith("# Memory context for butler finance\n")
 
 
-def test_the_whole_text_is_counted_and_trimmed_to_the_budget(as_tenant: Tenant) -> None:
-    """A tokenizer that counts the joined text higher than its lines: the block still fits, worst dropped first."""
+def test_a_tokenizer_that_counts_the_block_over_its_lines_is_refused(as_tenant: Tenant) -> None:
+    """The final text is counted again: should the whole count more than the header and the lines SQL
+    chose from, the block is refused rather than sent over budget."""
 
     def joined_costs_more(text: str) -> int:
         return token_counts.count_tokens(text) + 5 * text.count("\n- ")
@@ -714,20 +1058,27 @@ def test_the_whole_text_is_counted_and_trimmed_to_the_budget(as_tenant: Tenant) 
         for n in range(6):
             store_fact(conn, f"meal{n}", "diet", f"diet fact number {n}", importance=9 - n, scope="health")
         full = context(conn, "diet", None)
-        budget = overhead(health()) + sum(i.tokens for i in full.items)
-        block = context(conn, "diet", None, token_budget=budget, count_tokens=joined_costs_more)
-    assert block.token_count == joined_costs_more(block.text) <= budget
-    kept = [i.memory_id for i in block.items]
-    assert 0 < len(kept) < 6 and kept == [i.memory_id for i in full.items][: len(kept)]
-    assert block.omitted["facts"] == 6 - len(kept)
+        budget = overhead() + sum(i.tokens for i in full.items)
+        assert context(conn, "diet", None, token_budget=budget).token_count <= budget
+        with pytest.raises(RuntimeError, match=f"over its budget of {budget}"):
+            context(conn, "diet", None, token_budget=budget, count_tokens=joined_costs_more)
 
 
 def test_budget_too_small_for_the_headers(as_tenant: Tenant) -> None:
-    minimum = overhead(health())
+    """Scenario: a budget smaller than the block's headers is PM002, with the smallest budget that works."""
+    minimum = overhead()
     with as_tenant("acme") as conn:
         store_fact(conn, "user", "diet", "diet vegan", scope="health")
-        with pytest.raises(InvalidArgumentError, match=f"at least {minimum}"):
-            context(conn, "diet", None, token_budget=minimum - 1)
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        context(conn, "diet", None, token_budget=minimum - 1)
+    assert caught.value.sqlstate == "PM002"
+    assert caught.value.diag.message_hint == f"Use a token_budget of at least {minimum}."
+    assert f"token_budget {minimum - 1} is too small" in str(caught.value)
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        configure(conn, "health", context_token_budget=minimum - 1)
+        context(conn, "diet", None)  # the butler's own budget is checked the same way
+    assert caught.value.diag.message_hint == f"Use a token_budget of at least {minimum}."
+    with as_tenant("acme") as conn:
         block = context(conn, "diet", None, token_budget=minimum)
     assert block.token_count <= minimum and block.items == () and block.omitted["facts"] == 1
     assert sections_of(block.text) == ["## Facts", "## Rules", "## Recent episodes"]
@@ -736,25 +1087,28 @@ def test_budget_too_small_for_the_headers(as_tenant: Tenant) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"trigger_prompt": ""}, "trigger_prompt must be a non-empty string"),
-        ({"trigger_prompt": "   "}, "trigger_prompt must be a non-empty string"),
+        ({"trigger_prompt": ""}, "trigger_prompt must be a non-empty text"),
+        ({"trigger_prompt": "   "}, "trigger_prompt must be a non-empty text"),
         ({"trigger_prompt": "x" * 10_001}, "trigger_prompt is too long"),
+        ({"butler": " "}, "butler must be a non-empty text"),
         ({"token_budget": 0}, "token_budget must be between 1 and 100000"),
         ({"token_budget": 100_001}, "token_budget must be between 1 and 100000"),
-        ({"token_budget": True}, "token_budget must be an integer"),
+        ({"token_budget": -5}, "token_budget must be between 1 and 100000"),
     ],
 )
 def test_build_context_validates_its_arguments(as_tenant: Tenant, arguments: dict[str, Any], message: str) -> None:
-    arguments = {"trigger_prompt": "diet", "butler": health(), **arguments}
-    with pytest.raises(InvalidArgumentError, match=message), as_tenant("acme") as conn:
-        build_context(conn, **arguments)
+    arguments = {"trigger_prompt": "diet", "butler": "health", **arguments}
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        build_context(MemoryClient(conn), **arguments)
+    assert caught.value.sqlstate == "PM002"
+    assert message in str(caught.value)
 
 
-def test_butler_settings_reach_the_sql(as_tenant: Tenant) -> None:
-    butler = health(
-        scope="wellbeing",
-        context_max_items=ContextMaxItems(facts=1, rules=0, episodes=0),
-        context_token_budget=500,
+def test_butler_settings_reach_the_context(as_tenant: Tenant, tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "health",
+        "scope = 'wellbeing'\n[context]\ntoken_budget = 500\nmax_items = { facts = 1, rules = 0, episodes = 0 }\n",
     )
     with as_tenant("acme") as conn:
         for n in range(3):
@@ -762,7 +1116,10 @@ def test_butler_settings_reach_the_sql(as_tenant: Tenant) -> None:
         store_fact(conn, "user", "diet", "diet fact for health", scope="health")
         store_rule(conn, "diet rule", scope="wellbeing")
         store_episode(conn, "diet episode", "health")
-        block = context(conn, "diet", None, butler=butler)
+        before = context(conn, "diet", None)
+        butlers.configure(MemoryClient(conn), butlers.read_butler_file("health", path))
+        block = context(conn, "diet", None)
+    assert before.token_budget == 3000 and {i.candidate.memory_scope for i in before.items} == {"health", None}
     assert block.token_budget == 500
-    assert [(i.section, i.memory_scope) for i in block.items] == [("facts", "wellbeing")]
+    assert [(i.candidate.section, i.candidate.memory_scope) for i in block.items] == [("facts", "wellbeing")]
     assert block.omitted == {"facts": 0, "rules": 0, "episodes": 0}
