@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -16,7 +17,8 @@ from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
 from pymem.importer import ImportSummary, chunk_markdown, import_path, markdown_files, source_date
 from tests.conftest import Tenant
-from tests.sqlapi import call
+from tests.sqlapi import call, call_one, counts, store_fact
+from tests.test_isolation import connect_as, make_login  # noqa: F401  (fixture)
 
 TODAY = dt.datetime.now(dt.UTC).date()
 DAY_30 = f"{TODAY - dt.timedelta(days=30)}.md"
@@ -301,3 +303,214 @@ def test_the_cli_refuses_bad_paths(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert message in captured.err and captured.err.startswith("pymem: ")
+
+
+# The SQL functions: memory_import_plan proposes, memory_import_file decides and writes
+
+FILE_STATE = (
+    "select subject, predicate, validity, content, scope, metadata, id, xmin::text from pymem.facts"
+    " order by subject, predicate, created_at, id"
+)
+
+
+def import_chunks(conn: psycopg.Connection[Any], subject: str, chunks: list[str], **arguments: Any) -> dict[str, Any]:
+    """memory_import_file; arguments.embedder: an embedding and token count for every chunk (the
+    function must use only those of the chunks it stores)."""
+    embedder: Embedder | None = arguments.pop("embedder", None)
+    if embedder is not None:
+        arguments.update(
+            embeddings=embedder.embed_many(chunks),
+            token_counts=[embedder.count_tokens(c) for c in chunks],
+            embedding_model=embedder.model_id,
+        )
+    return call_one(conn, "memory_import_file", subject=subject, chunks=chunks, **arguments)
+
+
+def plan(conn: psycopg.Connection[Any], subject: str, chunks: list[str], **arguments: Any) -> list[tuple[Any, ...]]:
+    rows = call(conn, "memory_import_plan", subject=subject, chunks=chunks, **arguments)
+    return [(r["chunk"], r["predicate"], r["action"], r["fact_id"], r["needs_embedding"]) for r in rows]
+
+
+def counted(row: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    return (row["chunk_count"], row["new_count"], row["updated_count"], row["unchanged_count"], row["retracted_count"])
+
+
+def active(conn: psycopg.Connection[Any], subject: str) -> dict[str, tuple[Any, ...]]:
+    rows = conn.execute(
+        "select predicate, id, content, scope, metadata, embedding_model, token_count, permanence, tags,"
+        " source_butler from pymem.facts where subject = %s and validity = 'active'",
+        (subject,),
+    ).fetchall()
+    return {r[0]: r[1:] for r in rows}
+
+
+def test_the_sql_import_stores_new_chunks_as_permanent_imported_facts(as_tenant: Tenant, embedder: Embedder) -> None:
+    chunks = ["# Diet\n\nAnna is vegetarian.", "# Home\n\nAnna lives in Berlin."]
+    with as_tenant("acme") as conn:
+        assert plan(conn, "2026-01-05.md", chunks, source_date=dt.date(2026, 1, 5)) == [
+            (1, "chunk 1", "new", None, True),
+            (2, "chunk 2", "new", None, True),
+        ]
+        row = import_chunks(
+            conn, "2026-01-05.md", chunks, embedder=embedder, source_date=dt.date(2026, 1, 5), butler="journal"
+        )
+        stored = active(conn, "2026-01-05.md")
+    assert counted(row) == (2, 2, 0, 0, 0)
+    assert sorted(stored) == ["chunk 1", "chunk 2"]
+    for n, predicate in enumerate(["chunk 1", "chunk 2"], start=1):
+        _, content, scope, metadata, model, tokens, permanence, tags, butler = stored[predicate]
+        assert (content, scope, permanence, tags, butler) == (
+            chunks[n - 1],
+            "global",
+            "permanent",
+            ["imported"],
+            "journal",
+        )
+        assert metadata == {"source_path": "2026-01-05.md", "chunk": n, "source_date": "2026-01-05"}
+        assert (model, tokens) == (embedder.model_id, embedder.count_tokens(chunks[n - 1]))
+
+
+def test_the_sql_import_decides_new_updated_unchanged_and_retracted(as_tenant: Tenant, embedder: Embedder) -> None:
+    first = ["# One\n\nfirst", "# Two\n\nsecond", "# Three\n\nthird"]
+    with as_tenant("acme") as conn:
+        import_chunks(conn, "MEMORY.md", first, embedder=embedder)
+        store_fact(conn, "MEMORY.md", "owner", "a fact of the same subject that was not imported")
+        ids = {p: row[0] for p, row in active(conn, "MEMORY.md").items()}
+    second = ["# One\n\nfirst", "# Two\n\nsecond, edited", "# Three\n\nthird", "# Four\n\nfourth"]
+    with as_tenant("acme") as conn:
+        assert plan(conn, "MEMORY.md", second[:2]) == [
+            (1, "chunk 1", "unchanged", ids["chunk 1"], False),
+            (2, "chunk 2", "updated", ids["chunk 2"], True),
+            (None, "chunk 3", "retracted", ids["chunk 3"], False),
+        ]
+        assert [r[2] for r in plan(conn, "MEMORY.md", second)] == ["unchanged", "updated", "unchanged", "new"]
+        # a chunk whose content is the same but whose scope or date differs is updated
+        assert [r[2] for r in plan(conn, "MEMORY.md", first, scope="health")] == ["updated"] * 3
+        assert [r[2] for r in plan(conn, "MEMORY.md", first, source_date=dt.date(2026, 1, 5))] == ["updated"] * 3
+
+        assert counted(import_chunks(conn, "MEMORY.md", second, embedder=embedder)) == (4, 1, 1, 2, 0)
+        after = active(conn, "MEMORY.md")
+        assert after["chunk 1"][0] == ids["chunk 1"] and after["chunk 3"][0] == ids["chunk 3"]
+        assert after["chunk 2"][1] == "# Two\n\nsecond, edited" and after["chunk 2"][0] != ids["chunk 2"]
+        assert after["chunk 4"][1] == "# Four\n\nfourth"
+        superseded = conn.execute(
+            "select validity from pymem.facts f where id = %s and exists"
+            " (select from pymem.facts n where n.supersedes_id = f.id and n.validity = 'active')",
+            (ids["chunk 2"],),
+        ).fetchall()
+        assert superseded == [("superseded",)]
+
+        assert counted(import_chunks(conn, "MEMORY.md", second[:1])) == (1, 0, 0, 1, 3)
+        assert sorted(active(conn, "MEMORY.md")) == ["chunk 1", "owner"]  # a fact not imported stays
+        reasons = conn.execute(
+            "select memory_id, details ->> 'reason' from pymem.memory_events where to_state = 'retracted'"
+            " order by memory_id"
+        ).fetchall()
+        assert reasons == sorted((after[p][0], "no longer in MEMORY.md") for p in ("chunk 2", "chunk 3", "chunk 4"))
+        assert counted(import_chunks(conn, "MEMORY.md", [])) == (0, 0, 0, 0, 1)
+        assert sorted(active(conn, "MEMORY.md")) == ["owner"]
+
+
+def test_an_unchanged_reimport_embeds_nothing_and_writes_nothing(as_tenant: Tenant, embedder: Embedder) -> None:
+    chunks = ["# Diet\n\nAnna is vegetarian.", "# Home\n\nAnna lives in Berlin."]
+    with as_tenant("acme") as conn:
+        import_chunks(conn, "MEMORY.md", chunks, embedder=embedder, scope="health", source_date=dt.date(2026, 1, 5))
+    with as_tenant("acme") as conn:
+        before = conn.execute(FILE_STATE).fetchall()
+        tables = counts(conn)
+    with as_tenant("acme") as conn:
+        assert [r[4] for r in plan(conn, "MEMORY.md", chunks, scope="health", source_date=dt.date(2026, 1, 5))] == [
+            False,
+            False,
+        ]
+        again = import_chunks(
+            conn, "MEMORY.md", chunks, embedder=embedder, scope="health", source_date=dt.date(2026, 1, 5)
+        )
+    assert counted(again) == (2, 0, 0, 2, 0)
+    with as_tenant("acme") as conn:
+        assert conn.execute(FILE_STATE).fetchall() == before  # xmin too: not even a no-op update
+        assert counts(conn) == tables  # no fact, link or event
+
+
+UNIT = np.eye(1, 384, dtype=np.float32)[0]
+BAD_IMPORTS = [
+    ({"embeddings": [UNIT]}, "embeddings must have one element per chunk (2 elements), not [1:1]"),
+    ({"token_counts": [3, 4, 5]}, "token_counts must have one element per chunk (2 elements), not [1:3]"),
+    ({"token_counts": [[3], [4]]}, "token_counts must have one element per chunk (2 elements), not [1:2][1:1]"),
+    ({"chunks": ["# Diet\n\nAnna is vegan.", None]}, "chunks[2] must be a non-empty text"),
+    ({"chunks": ["# Diet\n\nAnna is vegan.", " \n"]}, "chunks[2] must be a non-empty text"),
+    ({"chunks": None}, "chunks must be an array of texts, not NULL"),
+    ({"chunks": ["x"] * 10001}, "too many chunks (10001; at most 10000 per file)"),
+    ({"chunks": ["# Diet\n\nAnna is vegan.", "x" * 100_001]}, "content is too long"),
+    ({"scope": " "}, "scope must be a non-empty text"),
+    ({"subject": ""}, "subject must be a non-empty text"),
+    ({"embedding_model": None}, "embedding_model (required with an embedding) must be a non-empty text"),
+]
+
+
+@pytest.mark.parametrize(("arguments", "message"), BAD_IMPORTS)
+def test_a_bad_sql_import_gets_pm002_and_writes_nothing(
+    as_tenant: Tenant, embedder: Embedder, arguments: dict[str, Any], message: str
+) -> None:
+    with as_tenant("acme") as conn:
+        import_chunks(conn, "MEMORY.md", ["# Diet\n\nAnna is vegetarian.", "# Home\n\nAnna lives in Berlin."])
+        before = conn.execute(FILE_STATE).fetchall()
+        tables = counts(conn)
+    # chunk 1 changes, so a call that wrote before it checked would store it
+    call_arguments: dict[str, Any] = {
+        "subject": "MEMORY.md",
+        "chunks": ["# Diet\n\nAnna is vegan.", "# Home\n\nAnna lives in Berlin."],
+        "embeddings": embedder.embed_many(["# Diet\n\nAnna is vegan.", "# Home\n\nAnna lives in Berlin."]),
+        "embedding_model": embedder.model_id,
+        **arguments,
+    }
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        call_one(conn, "memory_import_file", **call_arguments)
+    assert caught.value.sqlstate == "PM002", caught.value
+    assert message in str(caught.value)
+    with as_tenant("acme") as conn:
+        assert conn.execute(FILE_STATE).fetchall() == before
+        assert counts(conn) == tables
+
+
+def test_the_sql_import_needs_a_tenant(app: psycopg.Connection[Any]) -> None:
+    with pytest.raises(psycopg.Error) as caught:
+        call(app, "memory_import_file", subject="MEMORY.md", chunks=["Anna is vegetarian."])
+    assert caught.value.sqlstate == "PM001"
+
+
+def test_the_sql_import_leaves_another_tenants_file_alone(as_tenant: Tenant, embedder: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        import_chunks(conn, "MEMORY.md", ["# One\n\nacme's first", "# Two\n\nacme's second"], embedder=embedder)
+    with as_tenant("acme") as conn:
+        acme = conn.execute(FILE_STATE).fetchall()
+    with as_tenant("globex") as conn:
+        # the same subject and the same first chunk: new for globex, and acme's chunk 2 is not retracted
+        assert plan(conn, "MEMORY.md", ["# One\n\nacme's first"]) == [(1, "chunk 1", "new", None, True)]
+        assert counted(import_chunks(conn, "MEMORY.md", ["# One\n\nacme's first"], embedder=embedder)) == (
+            1,
+            1,
+            0,
+            0,
+            0,
+        )
+        assert counted(import_chunks(conn, "MEMORY.md", [])) == (0, 0, 0, 0, 1)
+        assert conn.execute("select distinct tenant_id from pymem.facts").fetchall() == [("globex",)]
+    with as_tenant("acme") as conn:
+        assert conn.execute(FILE_STATE).fetchall() == acme
+
+
+def test_a_bound_analyst_imports_without_embeddings(
+    as_tenant: Tenant,
+    make_login: Any,  # noqa: F811
+    db_dsn: str,
+) -> None:
+    role = make_login("acme")
+    with connect_as(db_dsn, role) as conn:
+        row = call_one(conn, "memory_import_file", subject="notes.md", chunks=["Anna is vegetarian."])
+    assert counted(row) == (1, 1, 0, 0, 0)
+    with as_tenant("acme") as conn:
+        assert [r[4:6] for r in active(conn, "notes.md").values()] == [(None, None)]  # found by keyword until reembed
+        assert list(search(conn, "vegetarian")) == ["notes.md"]
+    with as_tenant("globex") as conn:
+        assert counts(conn)["facts"] == 0

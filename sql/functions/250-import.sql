@@ -65,11 +65,14 @@ begin
     end if;
     select c.n into v_position
       from pg_catalog.unnest(chunks) with ordinality as c (content, n)
-     where c.content is null or pg_catalog.btrim(c.content) = ''
+     where c.content is null or c.content !~ '[^[:space:]]'
      order by c.n
      limit 1;
     if v_position is not null then
-        perform pymem_private.require_text(pg_catalog.format('chunks[%s]', v_position), chunks[v_position]);
+        raise exception 'chunks[%] must be a non-empty text', v_position
+            using errcode = 'PM002',
+                  detail = pg_catalog.format('chunks[%s] was %s', v_position, pg_catalog.quote_nullable(chunks[v_position])),
+                  hint = 'A chunk holds some text; leave blank chunks out.';
     end if;
     return v_count;
 end;
@@ -77,7 +80,7 @@ $$;
 
 comment on function pymem_private.require_import_chunks(text[]) is
 $$Returns the number of chunks, or raises PM002 when chunks is NULL, not a one-dimensional array indexed from 1,
-longer than 10000, or holds a NULL or blank chunk (named by its position). The length of each chunk is
+longer than 10000, or holds a NULL chunk or one of only white space (named by its position). The length of each chunk is
 memory_store_fact's check (content, at most 100000 characters).
 Example: select pymem_private.require_import_chunks(array['# Diet', 'Anna is vegetarian.']);$$;
 
