@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,8 @@ from pymem import cli
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
 from pymem.importer import ImportSummary, chunk_markdown, import_path, markdown_files, source_date
-from tests.conftest import Tenant
+from pymem.tenancy import tenant_transaction
+from tests.conftest import AppConnect, Tenant
 from tests.sqlapi import call, call_one, counts, store_fact
 from tests.test_isolation import connect_as, make_login  # noqa: F401  (fixture)
 
@@ -514,3 +517,37 @@ def test_a_bound_analyst_imports_without_embeddings(
         assert list(search(conn, "vegetarian")) == ["notes.md"]
     with as_tenant("globex") as conn:
         assert counts(conn)["facts"] == 0
+
+
+def test_two_imports_of_one_file_at_once_write_it_once(
+    connect_app: AppConnect, superuser: psycopg.Connection[Any], embedder: Embedder
+) -> None:
+    """Stepped: A imports a file and holds its transaction open; B's import of the same file waits on
+    the file's lock; A commits; B decides on what A wrote (all unchanged) instead of storing it again."""
+    first, second = connect_app(), connect_app()
+    chunks = ["# Diet\n\nAnna is vegetarian.", "# Home\n\nAnna lives in Berlin."]
+    result: dict[str, Any] = {}
+
+    def import_second() -> None:
+        with tenant_transaction(second, "acme"):
+            result["second"] = counted(import_chunks(second, "MEMORY.md", chunks, embedder=embedder))
+
+    with tenant_transaction(first, "acme"):
+        result["first"] = counted(import_chunks(first, "MEMORY.md", chunks, embedder=embedder))
+        worker = threading.Thread(target=import_second)
+        worker.start()
+        deadline = time.monotonic() + 10
+        while not waiting_on_lock(superuser, second.info.backend_pid):
+            assert time.monotonic() < deadline, "the second import never waited for the first"
+            time.sleep(0.02)
+        assert "second" not in result
+    worker.join(10)
+    assert not worker.is_alive()
+    assert result == {"first": (2, 2, 0, 0, 0), "second": (2, 0, 0, 2, 0)}
+    rows = superuser.execute("select predicate, validity from pymem.facts order by predicate").fetchall()
+    assert rows == [("chunk 1", "active"), ("chunk 2", "active")]
+
+
+def waiting_on_lock(observer: psycopg.Connection[Any], pid: int) -> bool:
+    row = observer.execute("select wait_event_type from pg_stat_activity where pid = %s", (pid,)).fetchone()
+    return row is not None and row[0] == "Lock"
