@@ -236,6 +236,8 @@ begin
     perform pymem_private.require_text('scope', memory_import_file.scope, 200);
     -- One import of a file at a time per tenant: a concurrent import of the same file waits here, then
     -- decides on what this one wrote (READ COMMITTED: the plan below runs after the lock is granted).
+    -- The key is (tenant, subject); supersession's per-fact lock (020-supersession.sql) hashes
+    -- (tenant, subject, predicate) with another seed.
     perform pg_catalog.pg_advisory_xact_lock(
         pg_catalog.hashtextextended(v_tenant || chr(31) || memory_import_file.subject, 7343)
     );
@@ -294,5 +296,5 @@ or one element per chunk, NULL where not needed; embedding_model is required wit
 writes nothing; an active imported fact whose chunk the file no longer has is retracted through memory_forget
 (reason 'no longer in <subject>'). Imports of one file are serialised per tenant. PM002 on invalid arguments;
 everything runs in the caller's transaction, so an error leaves nothing written.
-Example: select * from memory_import_file(subject => 'MEMORY.md', chunks => array['# Diet', 'Anna is vegetarian.'],
-source_date => null);$$;
+Example: select * from memory_import_file(subject => 'daily/2026-01-05.md', chunks => array['Went running with Anna.'],
+source_date => '2026-01-05');$$;
