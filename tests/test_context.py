@@ -584,6 +584,26 @@ def test_select_validates_its_arguments(as_tenant: Tenant, arguments: dict[str, 
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "element",
+    [
+        cand("facts", 1, 10, 0.5) | {"tokens": 2.5},
+        cand("facts", 1, 10, 0.5) | {"tokens": 1e10},
+        cand("facts", 1, 10, 0.5) | {"section_rank": 1.5},
+        cand("facts", 1, 10, 0.5) | {"section_rank": 10**12},
+    ],
+)
+@pytest.mark.xfail(
+    strict=True,
+    reason="memory_context_select checks that tokens and section_rank are JSON numbers >= 0 / >= 1, not that "
+    "they are integers in range: the later ::integer casts raise 22P02 / 22003 instead of its PM002",
+)
+def test_select_refuses_tokens_and_ranks_that_are_no_integers(as_tenant: Tenant, element: Row) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        select(conn, [element], 100)
+    assert caught.value.sqlstate == "PM002"
+
+
 # Rendering
 
 
