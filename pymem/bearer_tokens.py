@@ -135,11 +135,14 @@ def create_token(
     expires_in: timedelta | None = None,
     label: str | None = None,
 ) -> IssuedToken:
-    """Issue a token for tenant_id; only its hash is stored. Needs the migrator login."""
+    """Issue a token for tenant_id; only its hash is stored. Needs the migrator login.
+
+    The token expires at now() + expires_in (never when None); pymem_private.token_issue alone
+    checks that time (after now, before the year 10000) and its PM002 comes back as
+    InvalidArgumentError.
+    """
     tenant = validate_tenant_id(tenant_id)
     scopes = token_scopes(admin=admin, read_only=read_only)
-    if expires_in is not None and expires_in <= timedelta(0):
-        raise InvalidArgumentError("expires_in must be positive")
     token = new_token()
     with _operator(migrator_dsn) as conn:
         row = conn.execute(

@@ -231,8 +231,9 @@ def test_scopes_of_admin_and_read_only_tokens(db_dsn: str, app: psycopg.Connecti
         ("acme", {"admin": True, "read_only": True}, "either admin or read-only"),
         ("", {}, "tenant id"),
         ("x" * 129, {}, "tenant id"),
-        ("acme", {"expires_in": timedelta(0)}, "expires_in"),
-        ("acme", {"expires_in": timedelta(days=-1)}, "expires_in"),
+        ("acme", {"expires_in": timedelta(0)}, "expires_at must be in the future"),
+        ("acme", {"expires_in": timedelta(days=-1)}, "expires_at must be in the future"),
+        ("acme", {"expires_in": timedelta(days=3_000_000)}, "expires_at must be before the year 10000"),
         ("acme", {"label": "  "}, "label must be a non-empty text"),
         ("acme", {"label": "x" * 201}, "label is too long"),
     ],
@@ -261,6 +262,36 @@ def test_token_issue_validates_its_arguments(
     with pytest.raises(psycopg.Error, match=message) as caught:
         superuser.execute("select pymem_private.token_issue(%s, %s, %s::text[], %s)", arguments)
     assert caught.value.sqlstate == "PM002"
+
+
+@pytest.mark.parametrize(
+    ("expires_at", "message", "hint"),
+    [
+        ("now() - interval '1 second'", "expires_at must be in the future", "a positive lifetime"),
+        ("now()", "expires_at must be in the future", "--expires-in DAYS"),
+        ("'-infinity'::timestamptz", "expires_at must be in the future", "never expires"),
+        ("'infinity'::timestamptz", "expires_at must be before the year 10000", "never expires"),
+        ("'10000-01-01 00:00:00+00'::timestamptz", "expires_at must be before the year 10000", "NULL"),
+    ],
+)
+def test_token_issue_is_the_one_check_of_the_expiry(
+    superuser: psycopg.Connection[Any], expires_at: str, message: str, hint: str
+) -> None:
+    """As the operator calls it (the migrator acting as pymem_owner, like create_token), whatever
+    Python passes: PM002 with a message, the time in the detail and a hint; nothing stored."""
+    call = sql.SQL("select pymem_private.token_issue('acme', repeat('0', 64), array['memory:read'], {})")
+    with pytest.raises(psycopg.Error) as caught, superuser.transaction():
+        superuser.execute("set local role pymem_owner")
+        superuser.execute(call.format(sql.SQL(expires_at)))
+    assert caught.value.sqlstate == "PM002"
+    assert caught.value.diag.message_primary == message
+    assert caught.value.diag.message_detail is not None and caught.value.diag.message_detail.startswith(
+        "expires_at was"
+    )
+    assert hint in (caught.value.diag.message_hint or "")
+    assert superuser.execute("select count(*) from pymem_private.api_tokens").fetchone() == (0,)
+    ok = superuser.execute(call.format(sql.SQL("now() + interval '1 minute'"))).fetchone()
+    assert ok is not None and token_row(superuser, ok[0])["expires_at"] is not None
 
 
 def test_token_issue_stores_distinct_sorted_scopes(superuser: psycopg.Connection[Any]) -> None:
@@ -443,7 +474,6 @@ def test_the_cli_creates_lists_and_revokes_tokens(
     ("argv", "message"),
     [
         (["token", "revoke", "not-a-uuid"], "is not a token id"),
-        (["token", "create", "--tenant", "acme", "--expires-in", "0"], "positive number of days"),
         (["token", "create", "--tenant", "x" * 200], "tenant id"),
     ],
 )
@@ -453,6 +483,37 @@ def test_the_cli_reports_bad_arguments(
     assert cli.main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith("pymem: ") and message in captured.err
+
+
+@pytest.mark.parametrize(
+    ("days", "message"),
+    [
+        ("0", "expires_at must be in the future: expires_at was "),
+        ("-3", "expires_at must be in the future: expires_at was "),
+        ("3000000", "expires_at must be before the year 10000: expires_at was "),
+    ],
+)
+def test_the_cli_prints_why_token_issue_refused_the_expiry_and_creates_nothing(
+    cli_env: str, superuser: psycopg.Connection[Any], capsys: pytest.CaptureFixture[str], days: str, message: str
+) -> None:
+    """The CLI only parses DAYS; the message is the one pymem_private.token_issue raised (PM002)."""
+    assert cli.main(["token", "create", "--tenant", "acme", "--expires-in", days]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no token
+    assert captured.err.startswith(f"pymem: {message}"), captured.err
+    assert "(hint: " in captured.err and "never expires" in captured.err
+    assert superuser.execute("select count(*) from pymem_private.api_tokens").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("days", ["nan", "inf", "1e400", "ninety"])
+def test_the_cli_refuses_an_expiry_that_is_not_a_number_of_days(
+    cli_env: str, superuser: psycopg.Connection[Any], capsys: pytest.CaptureFixture[str], days: str
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["token", "create", "--tenant", "acme", "--expires-in", days])
+    assert caught.value.code == 2
+    assert f"argument --expires-in: {days!r} is not a number of days" in capsys.readouterr().err
+    assert superuser.execute("select count(*) from pymem_private.api_tokens").fetchone() == (0,)
 
 
 def test_the_cli_refuses_admin_and_read_only_together(cli_env: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,17 +18,23 @@ def _when(value: datetime | None, never: str = "-") -> str:
     return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC") if value is not None else never
 
 
+def _days(text: str) -> timedelta:
+    """--expires-in DAYS as a duration: parsing only; whether it is a valid lifetime (positive, not
+    past the year 9999) is pymem_private.token_issue's to say, and its message is printed."""
+    try:
+        return timedelta(days=float(text))
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of days") from None
+
+
 def _create(args: argparse.Namespace, settings: Settings) -> int:
-    if args.expires_in is not None and args.expires_in <= 0:
-        raise InvalidArgumentError("--expires-in is a positive number of days")
-    expires_in = timedelta(days=args.expires_in) if args.expires_in is not None else None
     db = open_database(settings)
     issued = bearer_tokens.create_token(
         db.migrator_dsn,
         args.tenant,
         admin=args.admin,
         read_only=args.read_only,
-        expires_in=expires_in,
+        expires_in=args.expires_in,
         label=args.label,
     )
     print(issued.token, flush=True)
@@ -97,7 +103,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     kind = create.add_mutually_exclusive_group()
     kind.add_argument("--admin", action="store_true", help="also memory:admin: may act for other tenants (logged)")
     kind.add_argument("--read-only", action="store_true", help="memory:read only (default: read and write)")
-    create.add_argument("--expires-in", type=float, metavar="DAYS", help="expire after DAYS days (default: never)")
+    create.add_argument("--expires-in", type=_days, metavar="DAYS", help="expire after DAYS days (default: never)")
     create.add_argument("--label", help="who or what the token is for")
     create.set_defaults(func=_create)
 

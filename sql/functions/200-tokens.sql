@@ -95,9 +95,22 @@ begin
         raise exception 'token_hash must be a lower-case hex SHA-256 (64 characters)'
             using errcode = 'PM002', hint = 'Store encode(sha256(convert_to(token, ''UTF8'')), ''hex''), never the token.';
     end if;
+    -- the one check of a token's expiry (pymem token create and bearer_tokens.create_token only
+    -- pass it on): NULL is never; otherwise a time after now() that a client can read back
+    -- (infinity and years past 9999 are not datetimes in Python, so token_list would fail on them)
     if expires_at is not null and expires_at <= pg_catalog.now() then
         raise exception 'expires_at must be in the future'
-            using errcode = 'PM002', detail = pg_catalog.format('expires_at was %s', expires_at);
+            using errcode = 'PM002',
+                  detail = pg_catalog.format('expires_at was %s, now is %s', expires_at, pg_catalog.now()),
+                  hint = 'Give the token a positive lifetime (pymem token create --expires-in DAYS),'
+                      || ' or none for a token that never expires.';
+    end if;
+    if expires_at is not null
+       and (not pg_catalog.isfinite(expires_at) or expires_at >= '10000-01-01 00:00:00+00'::timestamptz) then
+        raise exception 'expires_at must be before the year 10000'
+            using errcode = 'PM002',
+                  detail = pg_catalog.format('expires_at was %s', expires_at),
+                  hint = 'Leave expires_at NULL (no --expires-in) for a token that never expires.';
     end if;
     if label is not null then
         perform pymem_private.require_text('label', label, 200);
@@ -115,7 +128,9 @@ $$;
 comment on function pymem_private.token_issue(text, text, text[], timestamptz, text) is
 $$Stores a bearer token for tenant_id by its SHA-256 (lower-case hex) and returns its id; PM002 for a blank
 tenant, a hash that is not 64 hex digits, scopes outside memory:read | memory:write | memory:admin, an
-expires_at not in the future or a blank label. For operators (pymem token create); no role has EXECUTE.
+expires_at not after now() or not before the year 10000 (infinity included; NULL is never), or a blank
+label. The only check of a token's expiry: pymem token create passes now() + --expires-in days here.
+For operators (pymem token create); no role has EXECUTE.
 Example: select pymem_private.token_issue('acme', encode(sha256(convert_to('pmt_example', 'UTF8')), 'hex'),
 array['memory:read', 'memory:write'], now() + interval '90 days', 'nightly agent');$$;
 
