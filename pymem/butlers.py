@@ -21,6 +21,7 @@ The butlers directory is ``PYMEM_BUTLERS_DIR``, else ``<user config dir>/pymem/b
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import tomllib
@@ -36,6 +37,7 @@ from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError, translate
 from pymem.models import ButlerSettings
 
+log = logging.getLogger(__name__)
 SECTIONS = ("facts", "rules", "episodes")
 # a butler's name is also a file name; the SQL function checks the same pattern
 BUTLER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
@@ -177,8 +179,14 @@ def configure(client: MemoryClient, butler: ButlerFile) -> ButlerSettings:
 
 def sync_butlers(client: MemoryClient, directory: Path) -> list[ButlerSettings]:
     """Make the client's tenant hold what the directory's butler files say: each file's settings written,
-    and the settings of butlers whose file is gone removed (back to the defaults). The caller's
-    transaction makes it all or nothing. Returns the settings written."""
+    and the settings of butlers whose file is gone removed (back to the defaults). A directory that does
+    not exist changes nothing. The caller's transaction makes it all or nothing. Returns the settings written."""
+    if not directory.is_dir():
+        # a mistyped directory must not put every butler back on the defaults: change nothing
+        log.warning(
+            "butlers directory %s does not exist: the butler settings in the database are left as they are", directory
+        )
+        return []
     files = [read_butler_file(name, path) for name, path in sorted(butler_files(directory).items())]
     written = [configure(client, butler) for butler in files]
     names = {butler.name for butler in files}

@@ -88,6 +88,7 @@ _BY_SQLSTATE: dict[str, type[PymemError]] = {
 _BY_SQLSTATE["23514"] = InvalidArgumentError  # check_violation
 _BY_SQLSTATE["23502"] = InvalidArgumentError  # not_null_violation
 _BY_SQLSTATE["22P02"] = InvalidArgumentError  # invalid_text_representation
+_BY_SQLSTATE["22003"] = InvalidArgumentError  # numeric_value_out_of_range
 
 
 def translate(exc: psycopg.Error) -> PymemError | None:

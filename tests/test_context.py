@@ -338,11 +338,6 @@ def test_each_out_of_range_value_names_the_file_and_the_key(
         ("[context]\nmax_items = { facts = 10000000000 }", "context.max_items.facts"),
     ],
 )
-@pytest.mark.xfail(
-    strict=True,
-    reason="a TOML integer past PostgreSQL's integer range fails the ::integer cast (22003, not PM002): "
-    "butlers.configure lets the raw psycopg error through, without the file or the key",
-)
 def test_an_integer_past_the_sql_integer_range_names_the_file_and_the_key(
     as_tenant: Tenant, tmp_path: Path, text: str, key: str
 ) -> None:
@@ -592,11 +587,6 @@ def test_select_validates_its_arguments(as_tenant: Tenant, arguments: dict[str, 
         cand("facts", 1, 10, 0.5) | {"section_rank": 1.5},
         cand("facts", 1, 10, 0.5) | {"section_rank": 10**12},
     ],
-)
-@pytest.mark.xfail(
-    strict=True,
-    reason="memory_context_select checks that tokens and section_rank are JSON numbers >= 0 / >= 1, not that "
-    "they are integers in range: the later ::integer casts raise 22P02 / 22003 instead of its PM002",
 )
 def test_select_refuses_tokens_and_ranks_that_are_no_integers(as_tenant: Tenant, element: Row) -> None:
     with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
@@ -1143,3 +1133,10 @@ def test_butler_settings_reach_the_context(as_tenant: Tenant, tmp_path: Path) ->
     assert block.token_budget == 500
     assert [(i.candidate.section, i.candidate.memory_scope) for i in block.items] == [("facts", "wellbeing")]
     assert block.omitted == {"facts": 0, "rules": 0, "episodes": 0}
+
+
+def test_select_refuses_a_section_rank_twice(as_tenant: Tenant) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        select(conn, [cand("facts", 1, 10, 0.5, uid=1), cand("facts", 1, 10, 0.4, uid=2)], 100)
+    assert caught.value.sqlstate == "PM002"
+    assert "section_rank twice" in str(caught.value)

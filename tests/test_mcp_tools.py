@@ -259,7 +259,8 @@ async def test_psql_recall_ranks_exactly_as_the_mcp_tool_for_the_same_butler(
         ).fetchall()
         default_weights = conn.execute(
             "select memory_id::text from pymem.memory_recall(topic => %s, scope => 'health', query_embedding => %s,"
-            " w_relevance => 0.4, w_importance => 0.3, w_recency => 0.2, w_confidence => 0.1, bump_references => false)",
+            " w_relevance => 0.4, w_importance => 0.3, w_recency => 0.2, w_confidence => 0.1,"
+            " bump_references => false)",
             ("what the user eats", embedder.embed("what the user eats")),
         ).fetchall()
     assert len(tool) >= 4

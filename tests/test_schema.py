@@ -1,4 +1,4 @@
-"""The scenarios of spec/schema.md, run as pymem_app under RLS."""
+"""The schema's behaviour (permanence, supersession, RLS, embeddings, audit), run as pymem_app under RLS."""
 
 from __future__ import annotations
 
@@ -436,9 +436,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0005"
+    assert migrate.current(db_dsn) == migrate.head() == "0006"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0005"
+    assert migrate.current(db_dsn) == "0006"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

@@ -11,10 +11,13 @@ agent get the same ranking for the same butler. A butler without a row has the d
 The table is tenant data: RLS enabled and forced, tenant policies like the memory tables'
 (sql/policies/010-rls.sql); the value ranges are checked once, by memory_butler_configure.
 
-Return type changes (dropped here, re-created by the sql/ files): memory_context_candidates gains a
-token_count column; memory_store_episode / memory_store_fact / memory_store_rule return what was stored
-(memory_type, memory_id, tenant_id, embedded, supersedes_id, expires_at) instead of the bare id, so that the
-MCP store tools report it without a second query.
+Signature and return type changes (dropped here, re-created by the sql/ files):
+- require_section_limit takes a bigint, so that a butler.toml integer too large for integer is refused
+  by name, not by a cast;
+- memory_context_candidates gains a token_count column;
+- memory_store_episode / memory_store_fact / memory_store_rule return what was stored (memory_type,
+  memory_id, tenant_id, embedded, supersedes_id, expires_at) instead of the bare id, so that the MCP
+  store tools report it without a second query.
 
 Revision ID: 0006
 Revises: 0005
@@ -63,6 +66,7 @@ drop function if exists pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
     integer, integer, integer, double precision
 );
+drop function if exists pymem_private.require_section_limit(text, integer);  -- now (text, bigint)
 drop function if exists pymem.memory_store_episode(
     text, text, uuid, double precision, public.vector, text, integer, jsonb, interval
 );

@@ -3,7 +3,7 @@
 -- read by the functions that rank (memory_recall, memory_store_episode, memory_context_*). The value
 -- ranges are defined here, once; the Python wrapper only reads the operator's files and maps errors.
 
-create or replace function pymem_private.require_token_budget(argument text, value integer)
+create or replace function pymem_private.require_token_budget(argument text, value bigint)
 returns integer
 language plpgsql
 immutable
@@ -20,7 +20,7 @@ begin
 end;
 $$;
 
-comment on function pymem_private.require_token_budget(text, integer) is
+comment on function pymem_private.require_token_budget(text, bigint) is
 'Returns value, or raises PM002 when a token budget is NULL or outside 1..100000 (the one place this limit is defined).';
 
 
@@ -74,13 +74,13 @@ create or replace function pymem.memory_butler_configure(
     w_recency double precision default 0.2,
     w_confidence double precision default 0.1,
     episode_ttl_days double precision default 7,
-    context_token_budget integer default 3000,
+    context_token_budget bigint default 3000,
     quota_facts double precision default 0.5,
     quota_rules double precision default 0.3,
     quota_episodes double precision default 0.2,
-    max_facts integer default 20,
-    max_rules integer default 10,
-    max_episodes integer default 10,
+    max_facts bigint default 20,
+    max_rules bigint default 10,
+    max_episodes bigint default 10,
     source text default null
 )
 returns setof pymem.butler_settings
@@ -118,7 +118,7 @@ begin
     perform pymem_private.require_range('context.quotas.episodes', quota_episodes, 0, 1);
     if quota_facts + quota_rules + quota_episodes > 1 + 1e-9 then
         raise exception 'context.quotas must sum to at most 1, not % (facts % + rules % + episodes %)',
-            quota_facts + quota_rules + quota_episodes, quota_facts, quota_rules, quota_episodes
+            round((quota_facts + quota_rules + quota_episodes)::numeric, 6), quota_facts, quota_rules, quota_episodes
             using errcode = 'PM002', hint = 'They are shares of the token budget.';
     end if;
     perform pymem_private.require_section_limit('context.max_items.facts', max_facts);
@@ -158,7 +158,7 @@ $$;
 
 comment on function pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
-    integer, double precision, double precision, double precision, integer, integer, integer, text
+    bigint, double precision, double precision, double precision, bigint, bigint, bigint, text
 ) is
 $$Sets every setting of a butler in the current tenant (what its butler.toml says; an argument left out
 takes its default) and returns the row. Ranges: weights 0..1000, not all 0; episode_ttl_days in (0, 36500];

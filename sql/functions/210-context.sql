@@ -49,7 +49,7 @@ $$The butler's live episodes (not forgotten, not expired), newest first (ties: i
 Example: select created_at, content from memory_recent_episodes(butler => 'health', "limit" => 5);$$;
 
 
-create or replace function pymem_private.require_section_limit(argument text, value integer)
+create or replace function pymem_private.require_section_limit(argument text, value bigint)
 returns integer
 language plpgsql
 immutable
@@ -66,7 +66,7 @@ begin
 end;
 $$;
 
-comment on function pymem_private.require_section_limit(text, integer) is
+comment on function pymem_private.require_section_limit(text, bigint) is
 'Returns value, or raises PM002 when a context section limit is NULL or outside 0..1000.';
 
 
@@ -86,8 +86,6 @@ end;
 
 comment on function pymem_private.source_date(jsonb) is
 'metadata.source_date as a date (the date of an imported YYYY-MM-DD.md file), NULL when absent or not a date.';
-
-
 
 
 create or replace function pymem.memory_context_candidates(
@@ -306,180 +304,3 @@ source_episode_id, metadata.source_date and source_path (imported files), create
 section empty. token_count: the content's stored token count. Reads only: no reference bump.
 Example: select section, section_rank, memory_type, content, token_count, score
 from memory_context_candidates(trigger_prompt => 'Help user with diet', butler => 'health');$$;
-
-
-create or replace function pymem.memory_context_select(
-    butler text,
-    candidates jsonb,
-    token_budget integer default null,
-    header_tokens integer default 0
-)
-returns table (
-    section text,
-    section_rank integer,
-    memory_id uuid,
-    tokens integer,
-    selected boolean,
-    selection_pass integer,
-    budget integer
-)
-language plpgsql
-stable  -- reads the butler's settings, writes nothing
-security invoker
-set search_path = pg_catalog, pg_temp
-as $$
-#variable_conflict use_column
-declare
-    v_tenant text := pymem_private.tenant_for_write();
-    v_butler pymem.butler_settings := pymem_private.butler_settings_for(v_tenant, butler);
-    v_budget integer := pymem_private.require_token_budget(
-        'token_budget', coalesce(memory_context_select.token_budget, v_butler.context_token_budget)
-    );
-    v_sections constant text[] := array['facts', 'rules', 'episodes'];
-    v_quotas double precision[] := array[v_butler.quota_facts, v_butler.quota_rules, v_butler.quota_episodes];
-    v_available integer;
-    v_n integer;
-    v_sec integer[];
-    v_rank integer[];
-    v_id uuid[];
-    v_score double precision[];
-    v_created timestamptz[];
-    v_tokens integer[];
-    v_first integer[] := array[1, 1, 1];  -- index of each section's first candidate
-    v_count integer[] := array[0, 0, 0];  -- candidates per section
-    v_kept integer[] := array[0, 0, 0];   -- a prefix of each section's ranking
-    v_pass1 integer[];
-    v_open boolean[] := array[true, true, true];
-    v_cap integer;
-    v_spent integer;
-    v_remaining integer;
-    v_best integer;
-    v_i integer;
-begin
-    perform pymem_private.require_text('butler', butler, 200);
-    if header_tokens is null or header_tokens < 0 then
-        raise exception 'header_tokens must be >= 0, not %', coalesce(header_tokens::text, 'NULL')
-            using errcode = 'PM002';
-    end if;
-    if header_tokens > v_budget then
-        raise exception 'token_budget % is too small for a memory context block: its headers alone take % tokens',
-            v_budget, header_tokens
-            using errcode = 'PM002', hint = pg_catalog.format('Use a token_budget of at least %s.', header_tokens);
-    end if;
-    if candidates is null or pg_catalog.jsonb_typeof(candidates) <> 'array' then
-        raise exception 'candidates must be a JSON array of memory_context_candidates rows'
-            using errcode = 'PM002',
-            hint = 'Each element needs section, section_rank, memory_id, score, created_at and tokens (or token_count).';
-    end if;
-    if pg_catalog.jsonb_array_length(candidates) > 3000 then
-        raise exception 'candidates holds % rows, at most 3000', pg_catalog.jsonb_array_length(candidates)
-            using errcode = 'PM002';
-    end if;
-    if exists (
-        select from pg_catalog.jsonb_array_elements(candidates) as c (value)
-        where pg_catalog.jsonb_typeof(c.value) <> 'object'
-            or not (c.value ->> 'section') = any (v_sections)
-            or pg_catalog.jsonb_typeof(c.value -> 'section_rank') is distinct from 'number'
-            or (c.value ->> 'section_rank')::numeric < 1
-            or not pg_catalog.pg_input_is_valid(c.value ->> 'memory_id', 'uuid')
-            or pg_catalog.jsonb_typeof(c.value -> 'score') is distinct from 'number'
-            or not pg_catalog.pg_input_is_valid(c.value ->> 'created_at', 'timestamptz')
-            or pg_catalog.jsonb_typeof(coalesce(c.value -> 'tokens', c.value -> 'token_count')) is distinct from 'number'
-            or (coalesce(c.value -> 'tokens', c.value -> 'token_count'))::numeric < 0
-    ) then
-        raise exception 'candidates has an element without a valid section, section_rank, memory_id, score, created_at or tokens'
-            using errcode = 'PM002',
-            hint = 'section is facts, rules or episodes; section_rank >= 1; tokens (or token_count) >= 0.';
-    end if;
-    v_available := v_budget - header_tokens;
-
-    select
-        pg_catalog.array_agg(pg_catalog.array_position(v_sections, c.value ->> 'section')
-            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
-        pg_catalog.array_agg((c.value ->> 'section_rank')::integer
-            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
-        pg_catalog.array_agg((c.value ->> 'memory_id')::uuid
-            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
-        pg_catalog.array_agg((c.value ->> 'score')::double precision
-            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
-        pg_catalog.array_agg((c.value ->> 'created_at')::timestamptz
-            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
-        pg_catalog.array_agg(coalesce(c.value ->> 'tokens', c.value ->> 'token_count')::integer
-            order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer)
-    into v_sec, v_rank, v_id, v_score, v_created, v_tokens
-    from pg_catalog.jsonb_array_elements(candidates) as c (value);
-    v_n := coalesce(pg_catalog.array_length(v_id, 1), 0);
-    for v_i in 1 .. v_n loop
-        v_count[v_sec[v_i]] := v_count[v_sec[v_i]] + 1;
-    end loop;
-    v_first := array[1, 1 + v_count[1], 1 + v_count[1] + v_count[2]];
-
-    -- first pass: each section takes the best of its ranking while they fit in its quota share
-    v_spent := 0;
-    for s in 1 .. 3 loop
-        v_cap := pg_catalog.floor(v_available * v_quotas[s])::integer;
-        v_remaining := 0;
-        while v_kept[s] < v_count[s] and v_remaining + v_tokens[v_first[s] + v_kept[s]] <= v_cap loop
-            v_remaining := v_remaining + v_tokens[v_first[s] + v_kept[s]];
-            v_kept[s] := v_kept[s] + 1;
-        end loop;
-        v_spent := v_spent + v_remaining;
-    end loop;
-    v_pass1 := v_kept;
-
-    -- second pass: what is left goes to the best next item of any section (score DESC, created_at DESC,
-    -- id ASC, then section order) until none fits; a section whose next item does not fit is closed, so
-    -- every section stays a prefix of its ranking (the lowest-scored are the ones left out)
-    v_remaining := v_available - v_spent;
-    loop
-        v_best := null;
-        for s in 1 .. 3 loop
-            if v_open[s] and v_kept[s] < v_count[s] then
-                v_i := v_first[s] + v_kept[s];
-                if v_best is null
-                    or v_score[v_i] > v_score[v_best]
-                    or (v_score[v_i] = v_score[v_best] and v_created[v_i] > v_created[v_best])
-                    or (v_score[v_i] = v_score[v_best] and v_created[v_i] = v_created[v_best] and v_id[v_i] < v_id[v_best])
-                then
-                    v_best := v_i;
-                end if;
-            end if;
-        end loop;
-        exit when v_best is null;
-        if v_tokens[v_best] <= v_remaining then
-            v_kept[v_sec[v_best]] := v_kept[v_sec[v_best]] + 1;
-            v_remaining := v_remaining - v_tokens[v_best];
-        else
-            v_open[v_sec[v_best]] := false;
-        end if;
-    end loop;
-
-    return query
-    select
-        v_sections[v_sec[i]],
-        v_rank[i],
-        v_id[i],
-        v_tokens[i],
-        i - v_first[v_sec[i]] < v_kept[v_sec[i]],
-        case
-            when i - v_first[v_sec[i]] < v_pass1[v_sec[i]] then 1
-            when i - v_first[v_sec[i]] < v_kept[v_sec[i]] then 2
-        end,
-        v_budget
-    from pg_catalog.generate_series(1, v_n) as i
-    order by i;
-end;
-$$;
-
-comment on function pymem.memory_context_select(text, jsonb, integer, integer) is
-$$Which candidates of memory_context_candidates go into a context block of at most token_budget tokens (default:
-the butler's context_token_budget), header_tokens of which the block's headers take (PM002 when they alone do
-not fit). candidates: a JSON array of candidate rows, each with section, section_rank, memory_id, score,
-created_at and tokens (the tokens of its rendered line; token_count, the content's, when tokens is absent).
-First pass: each section (facts, rules, episodes) takes its best items while they fit in floor(quota * (budget -
-header_tokens)), the butler's context.quotas (0.5/0.3/0.2); second pass: what is left goes to the best next item
-of any section (score DESC, created_at DESC, id ASC, then section order) until none fits. A section's selection is
-always a prefix of its ranking. One row per candidate: selected, selection_pass 1 (quota) or 2 (spill-over),
-and the budget in force (token_budget, else the butler's).
-Example: select section, section_rank, memory_id, tokens, selected from memory_context_select(butler => 'health',
-candidates => (select jsonb_agg(c) from memory_context_candidates(trigger_prompt => 'diet', butler => 'health') as c));$$;

@@ -119,8 +119,8 @@ to pymem_app, pymem_analyst;
 
 grant execute on function
 pymem.memory_context_select(text, jsonb, integer, integer),
-pymem_private.require_section_limit(text, integer),
-pymem_private.require_token_budget(text, integer),
+pymem_private.require_section_limit(text, bigint),
+pymem_private.require_token_budget(text, bigint),
 pymem_private.source_date(jsonb)
 to pymem_app, pymem_analyst;
 
@@ -131,7 +131,7 @@ grant select on pymem.butler_settings to pymem_analyst, pymem_admin;
 grant execute on function
 pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
-    integer, double precision, double precision, double precision, integer, integer, integer, text
+    bigint, double precision, double precision, double precision, bigint, bigint, bigint, text
 ),
 pymem.memory_butler_remove(text)
 to pymem_app;
