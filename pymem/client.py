@@ -5,16 +5,19 @@
 
 Every argument is sent in named notation with an explicit cast (``topic => %(topic)s::text``); an
 argument left as None is not sent, so the SQL default applies. Rows come back as the typed models of
-pymem.models. The caller owns the connection, the transaction and the tenant
-(pymem.tenancy.tenant_transaction), so several calls can share one transaction. Nothing here decides
-what is stored, found or ranked: the SQL functions do, and validate every argument (PM002).
+pymem.models (or, for rows no tool returns, the dataclasses of this module). The caller owns the
+connection, the transaction and the tenant (pymem.tenancy.tenant_transaction), so several calls can share
+one transaction. Nothing here decides what is stored, found or ranked: the SQL functions do, and validate
+every argument (PM002). The operators' functions (index health, re-embedding, the janitor) have their own
+client in the same style: pymem.operator_client.OperatorClient.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import timedelta
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any, Final, TypeVar
 from uuid import UUID
 
 import numpy as np
@@ -39,18 +42,34 @@ from pymem.models import (
 
 T = TypeVar("T")
 Vector = np.ndarray | None
-# (SQL type, value): the type is a constant of this module, never caller input
+# (SQL type, value): the type is a constant of a client module, never caller input
 Typed = tuple[str, Any]
 
 
-def _call_sql(function: str, arguments: dict[str, Typed]) -> tuple[sql.Composed, dict[str, Any]]:
+class _SqlNull:
+    """The value of an argument sent as SQL NULL. None is not sent at all (the SQL default applies), so a
+    parameter without a default whose value may be NULL is given as NULL (see nullable)."""
+
+    def __repr__(self) -> str:
+        return "NULL"
+
+
+NULL: Final = _SqlNull()
+
+
+def nullable(value: Any) -> Any:
+    """value, or NULL for None: for a parameter without a SQL default."""
+    return NULL if value is None else value
+
+
+def _call_sql(function: str, arguments: Mapping[str, Typed]) -> tuple[sql.Composed, dict[str, Any]]:
     sent = {name: typed for name, typed in arguments.items() if typed[1] is not None}
     named = sql.SQL(", ").join(
         sql.SQL("{} => {}::{}").format(sql.Identifier(name), sql.Placeholder(name), sql.SQL(sql_type))
         for name, (sql_type, _) in sent.items()
     )
     query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
-    return query, {name: value for name, (_, value) in sent.items()}
+    return query, {name: None if value is NULL else value for name, (_, value) in sent.items()}
 
 
 def _text_columns(
@@ -65,8 +84,152 @@ def _text_columns(
     }
 
 
-class MemoryClient:
-    """The memory API on one connection; see the module docstring."""
+def _text_array(values: Sequence[str] | None) -> list[str] | None:
+    return list(values) if values is not None else None
+
+
+def _episode_arguments(
+    *,
+    content: str,
+    butler: str,
+    session_id: UUID | None = None,
+    importance: float | None = None,
+    embedding: Vector = None,
+    embedding_model: str | None = None,
+    token_count: int | None = None,
+    metadata: dict[str, Any] | None = None,
+    ttl: timedelta | None = None,
+) -> dict[str, Typed]:
+    return {
+        "content": ("text", content),
+        "butler": ("text", butler),
+        "session_id": ("uuid", session_id),
+        "importance": ("double precision", importance),
+        **_text_columns(embedding, embedding_model, token_count, metadata),
+        "ttl": ("interval", ttl),
+    }
+
+
+def _fact_arguments(
+    *,
+    subject: str,
+    predicate: str,
+    content: str,
+    importance: float | None = None,
+    permanence: str | None = None,
+    scope: str | None = None,
+    tags: Sequence[str] | None = None,
+    confidence: float | None = None,
+    source_butler: str | None = None,
+    source_episode_id: UUID | None = None,
+    embedding: Vector = None,
+    embedding_model: str | None = None,
+    token_count: int | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> dict[str, Typed]:
+    return {
+        "subject": ("text", subject),
+        "predicate": ("text", predicate),
+        "content": ("text", content),
+        "importance": ("double precision", importance),
+        "permanence": ("text", permanence),
+        "scope": ("text", scope),
+        "tags": ("text[]", _text_array(tags)),
+        "confidence": ("double precision", confidence),
+        "source_butler": ("text", source_butler),
+        "source_episode_id": ("uuid", source_episode_id),
+        **_text_columns(embedding, embedding_model, token_count, metadata),
+    }
+
+
+def _rule_arguments(
+    *,
+    content: str,
+    scope: str | None = None,
+    tags: Sequence[str] | None = None,
+    permanence: str | None = None,
+    source_butler: str | None = None,
+    source_episode_id: UUID | None = None,
+    embedding: Vector = None,
+    embedding_model: str | None = None,
+    token_count: int | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> dict[str, Typed]:
+    return {
+        "content": ("text", content),
+        "scope": ("text", scope),
+        "tags": ("text[]", _text_array(tags)),
+        "permanence": ("text", permanence),
+        "source_butler": ("text", source_butler),
+        "source_episode_id": ("uuid", source_episode_id),
+        **_text_columns(embedding, embedding_model, token_count, metadata),
+    }
+
+
+@dataclass(frozen=True)
+class SearchRow:
+    """A row of pymem.memory_search with every column: the ranks and scores of each leg beside what the
+    memory_search tool reports (pymem.models.SearchHit), for measuring and evaluating the ranking."""
+
+    memory_type: str
+    memory_id: UUID
+    content: str
+    score: float
+    confidence: float | None
+    effective_confidence: float | None
+    importance: float | None
+    memory_scope: str | None
+    subject: str | None
+    predicate: str | None
+    maturity: str | None
+    semantic_rank: int | None
+    semantic_score: float | None
+    keyword_rank: int | None
+    keyword_score: float | None
+    keyword_tier: str | None
+    date_decay: float | None
+    search_mode: str
+    created_at: datetime
+    reference_count: int
+
+
+@dataclass(frozen=True)
+class RecentEpisode:
+    """A row of pymem.memory_recent_episodes."""
+
+    memory_id: UUID
+    content: str
+    importance: float
+    session_id: UUID | None
+    created_at: datetime
+    expires_at: datetime | None
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ImportPlanStep:
+    """A row of pymem.memory_import_plan: what importing a file does to its chunk n."""
+
+    chunk: int
+    predicate: str
+    action: str
+    fact_id: UUID | None
+    needs_embedding: bool
+
+
+@dataclass(frozen=True)
+class ImportedFile:
+    """The row of pymem.memory_import_file: the file's chunks, by what happened to them."""
+
+    chunk_count: int
+    new_count: int
+    updated_count: int
+    unchanged_count: int
+    retracted_count: int
+
+
+class SqlClient:
+    """One connection and the calls of one SQL function each; MemoryClient and OperatorClient build on it."""
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
@@ -89,6 +252,25 @@ class MemoryClient:
         assert row is not None
         return row[function]
 
+    def _many(self, function: str, calls: Sequence[Mapping[str, Typed]]) -> None:
+        """The function once per element of calls, in one executemany (pipelined, rows not fetched); every
+        call must send the same arguments (those that are None in one are None in all)."""
+        if not calls:
+            return
+        query, _ = _call_sql(function, calls[0])
+        values = []
+        for arguments in calls:
+            same, sent = _call_sql(function, arguments)
+            if same != query:
+                raise ValueError(f"pymem.{function}: every call of a batch must send the same arguments")
+            values.append(sent)
+        with self.conn.cursor() as cur:
+            cur.executemany(query, values)
+
+
+class MemoryClient(SqlClient):
+    """The memory API on one connection; see the module docstring."""
+
     # Storing ----------------------------------------------------------------------------------------
 
     def store_episode(
@@ -108,12 +290,17 @@ class MemoryClient:
         return self._one(
             StoredMemory,
             "memory_store_episode",
-            content=("text", content),
-            butler=("text", butler),
-            session_id=("uuid", session_id),
-            importance=("double precision", importance),
-            **_text_columns(embedding, embedding_model, token_count, metadata),
-            ttl=("interval", ttl),
+            **_episode_arguments(
+                content=content,
+                butler=butler,
+                session_id=session_id,
+                importance=importance,
+                embedding=embedding,
+                embedding_model=embedding_model,
+                token_count=token_count,
+                metadata=metadata,
+                ttl=ttl,
+            ),
         )
 
     def store_fact(
@@ -138,17 +325,22 @@ class MemoryClient:
         return self._one(
             StoredMemory,
             "memory_store_fact",
-            subject=("text", subject),
-            predicate=("text", predicate),
-            content=("text", content),
-            importance=("double precision", importance),
-            permanence=("text", permanence),
-            scope=("text", scope),
-            tags=("text[]", list(tags) if tags is not None else None),
-            confidence=("double precision", confidence),
-            source_butler=("text", source_butler),
-            source_episode_id=("uuid", source_episode_id),
-            **_text_columns(embedding, embedding_model, token_count, metadata),
+            **_fact_arguments(
+                subject=subject,
+                predicate=predicate,
+                content=content,
+                importance=importance,
+                permanence=permanence,
+                scope=scope,
+                tags=tags,
+                confidence=confidence,
+                source_butler=source_butler,
+                source_episode_id=source_episode_id,
+                embedding=embedding,
+                embedding_model=embedding_model,
+                token_count=token_count,
+                metadata=metadata,
+            ),
         )
 
     def store_rule(
@@ -169,14 +361,32 @@ class MemoryClient:
         return self._one(
             StoredMemory,
             "memory_store_rule",
-            content=("text", content),
-            scope=("text", scope),
-            tags=("text[]", list(tags) if tags is not None else None),
-            permanence=("text", permanence),
-            source_butler=("text", source_butler),
-            source_episode_id=("uuid", source_episode_id),
-            **_text_columns(embedding, embedding_model, token_count, metadata),
+            **_rule_arguments(
+                content=content,
+                scope=scope,
+                tags=tags,
+                permanence=permanence,
+                source_butler=source_butler,
+                source_episode_id=source_episode_id,
+                embedding=embedding,
+                embedding_model=embedding_model,
+                token_count=token_count,
+                metadata=metadata,
+            ),
         )
+
+    def store_episodes(self, episodes: Sequence[Mapping[str, Any]]) -> None:
+        """pymem.memory_store_episode once per element (the keyword arguments of store_episode), in one
+        executemany: a bulk load that needs no rows back. Every element gives the same arguments."""
+        self._many("memory_store_episode", [_episode_arguments(**episode) for episode in episodes])
+
+    def store_facts(self, facts: Sequence[Mapping[str, Any]]) -> None:
+        """pymem.memory_store_fact once per element (the keyword arguments of store_fact); see store_episodes."""
+        self._many("memory_store_fact", [_fact_arguments(**fact) for fact in facts])
+
+    def store_rules(self, rules: Sequence[Mapping[str, Any]]) -> None:
+        """pymem.memory_store_rule once per element (the keyword arguments of store_rule); see store_episodes."""
+        self._many("memory_store_rule", [_rule_arguments(**rule) for rule in rules])
 
     # Reading ----------------------------------------------------------------------------------------
 
@@ -204,6 +414,45 @@ class MemoryClient:
             query_embedding=("public.vector", query_embedding),
         )
 
+    def search_scored(
+        self,
+        *,
+        query: str,
+        types: Sequence[str] | None = None,
+        scope: str | None = None,
+        mode: str | None = None,
+        limit: int | None = None,
+        min_confidence: float | None = None,
+        query_embedding: Vector = None,
+        min_score: float | None = None,
+        vector_weight: float | None = None,
+        keyword_weight: float | None = None,
+        rrf_k: int | None = None,
+        as_of: datetime | None = None,
+        bump_references: bool | None = None,
+        date_half_life_days: float | None = None,
+    ) -> list[SearchRow]:
+        """pymem.memory_search with every argument, and every column of its rows (each leg's rank and score):
+        what benchmarks and evaluations read. The tool's search leaves those out."""
+        return self._rows(
+            SearchRow,
+            "memory_search",
+            query=("text", query),
+            types=("text[]", _text_array(types)),
+            scope=("text", scope),
+            mode=("text", mode),
+            limit=("integer", limit),
+            min_confidence=("double precision", min_confidence),
+            query_embedding=("public.vector", query_embedding),
+            min_score=("double precision", min_score),
+            vector_weight=("double precision", vector_weight),
+            keyword_weight=("double precision", keyword_weight),
+            rrf_k=("integer", rrf_k),
+            as_of=("timestamptz", as_of),
+            bump_references=("boolean", bump_references),
+            date_half_life_days=("double precision", date_half_life_days),
+        )
+
     def recall(
         self,
         *,
@@ -220,6 +469,18 @@ class MemoryClient:
             scope=("text", scope),
             limit=("integer", limit),
             query_embedding=("public.vector", query_embedding),
+        )
+
+    def recent_episodes(
+        self, *, butler: str, limit: int | None = None, in_session: UUID | None = None
+    ) -> list[RecentEpisode]:
+        """pymem.memory_recent_episodes: the butler's latest live episodes (of one session with in_session)."""
+        return self._rows(
+            RecentEpisode,
+            "memory_recent_episodes",
+            butler=("text", butler),
+            limit=("integer", limit),
+            in_session=("uuid", in_session),
         )
 
     def get(self, *, type: str, id: UUID) -> MemoryRecord:
@@ -280,6 +541,47 @@ class MemoryClient:
             header_tokens=("integer", header_tokens),
         )
 
+    # Importing markdown files -------------------------------------------------------------------------
+
+    def import_plan(
+        self, *, subject: str, chunks: Sequence[str], scope: str | None = None, source_date: date | None = None
+    ) -> list[ImportPlanStep]:
+        """pymem.memory_import_plan: what importing the file's chunks would do, and which need an embedding."""
+        return self._rows(
+            ImportPlanStep,
+            "memory_import_plan",
+            subject=("text", subject),
+            chunks=("text[]", list(chunks)),
+            scope=("text", scope),
+            source_date=("date", source_date),
+        )
+
+    def import_file(
+        self,
+        *,
+        subject: str,
+        chunks: Sequence[str],
+        embeddings: Sequence[np.ndarray | None] | None = None,
+        token_counts: Sequence[int | None] | None = None,
+        embedding_model: str | None = None,
+        scope: str | None = None,
+        source_date: date | None = None,
+        butler: str | None = None,
+    ) -> ImportedFile:
+        """pymem.memory_import_file: write the file's chunks as facts (new, superseding, retracting)."""
+        return self._one(
+            ImportedFile,
+            "memory_import_file",
+            subject=("text", subject),
+            chunks=("text[]", list(chunks)),
+            embeddings=("public.vector[]", list(embeddings) if embeddings is not None else None),
+            token_counts=("integer[]", list(token_counts) if token_counts is not None else None),
+            embedding_model=("text", embedding_model),
+            scope=("text", scope),
+            source_date=("date", source_date),
+            butler=("text", butler),
+        )
+
     # Butler settings --------------------------------------------------------------------------------
 
     def butler_configure(self, *, butler: str, source: str | None = None, **settings: Any) -> ButlerSettings:
@@ -310,11 +612,11 @@ BUTLER_SETTING_TYPES = {
     "w_recency": "double precision",
     "w_confidence": "double precision",
     "episode_ttl_days": "double precision",
-    "context_token_budget": "integer",
+    "context_token_budget": "bigint",
     "quota_facts": "double precision",
     "quota_rules": "double precision",
     "quota_episodes": "double precision",
-    "max_facts": "integer",
-    "max_rules": "integer",
-    "max_episodes": "integer",
+    "max_facts": "bigint",
+    "max_rules": "bigint",
+    "max_episodes": "bigint",
 }

@@ -29,7 +29,7 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
-from pymem import api
+from pymem.client import MemoryClient
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError, translate
 from pymem.tenancy import tenant_transaction
@@ -245,25 +245,22 @@ def import_file(
     function only cuts the file into chunks and embeds the chunks the plan says need it."""
     chunks = chunk_markdown(_read(file), embedder.count_tokens, max_tokens)
     date = source_date(file.path.name)
-    common: dict[str, Any] = {
-        "subject": file.subject,
-        "chunks": chunks,
-        "scope": scope,
-        "source_date": None if date is None else dt.date.fromisoformat(date),
-    }
+    dated = None if date is None else dt.date.fromisoformat(date)
+    client = MemoryClient(conn)
     try:
         with tenant_transaction(conn, tenant, actor=ACTOR):
-            plan = api.call(conn, "memory_import_plan", **common)
-            positions = [row["chunk"] for row in plan if row["needs_embedding"]]
+            plan = client.import_plan(subject=file.subject, chunks=chunks, scope=scope, source_date=dated)
+            positions = [step.chunk for step in plan if step.needs_embedding]
             embeddings: list[np.ndarray | None] = [None] * len(chunks)
             token_counts: list[int | None] = [None] * len(chunks)
             for n, vector in zip(positions, embedder.embed_many([chunks[n - 1] for n in positions]), strict=True):
                 embeddings[n - 1] = vector
                 token_counts[n - 1] = embedder.count_tokens(chunks[n - 1])
-            done = api.call_one(
-                conn,
-                "memory_import_file",
-                **common,
+            done = client.import_file(
+                subject=file.subject,
+                chunks=chunks,
+                scope=scope,
+                source_date=dated,
                 embeddings=embeddings if positions else None,
                 token_counts=token_counts if positions else None,
                 embedding_model=embedder.model_id,
@@ -276,11 +273,11 @@ def import_file(
         raise type(error)(f"{file.subject}: {error.args[0]}", hint=error.hint) from exc
     return FileImport(
         subject=file.subject,
-        chunks=done["chunk_count"],
-        new=done["new_count"],
-        updated=done["updated_count"],
-        unchanged=done["unchanged_count"],
-        retracted=done["retracted_count"],
+        chunks=done.chunk_count,
+        new=done.new_count,
+        updated=done.updated_count,
+        unchanged=done.unchanged_count,
+        retracted=done.retracted_count,
     )
 
 

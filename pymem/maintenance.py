@@ -9,12 +9,13 @@
 Everything that decides lives in SQL (sql/functions/220-index-health.sql, 225-index-rebuild.sql,
 230-janitor.sql, 240-embedding-versions.sql), and so do the argument checks (PM002, raised here as
 pymem.errors.InvalidArgumentError before anything changes); this module opens the connections, sets
-the tenant, calls one SQL function at a time through pymem.api, embeds text, runs the rebuild DDL
-SQL returns and commits batch by batch. The dsn is the migrator's (a superuser, or a DBA that may SET ROLE
-pymem_owner and pymem_app): index health reads every tenant, and a rebuild needs the index owner.
-Work on a tenant's memories (re-embedding, the janitor) runs as pymem_app bound to that tenant, so
-the tenant policies apply to it as to any other call. With a pymem_app dsn, index health runs as
-an elevated pymem_admin (logged in admin_tenant's audit trail); maintain needs the migrator.
+the tenant, calls one SQL function at a time through pymem.operator_client.OperatorClient, embeds
+text, runs the rebuild DDL SQL returns and commits batch by batch. The dsn is the migrator's (a
+superuser, or a DBA that may SET ROLE pymem_owner and pymem_app): index health reads every tenant,
+and a rebuild needs the index owner. Work on a tenant's memories (re-embedding, the janitor) runs as
+pymem_app bound to that tenant, so the tenant policies apply to it as to any other call. With a
+pymem_app dsn, index health runs as an elevated pymem_admin (logged in admin_tenant's audit trail);
+maintain needs the migrator.
 """
 
 from __future__ import annotations
@@ -25,14 +26,16 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, TextIO, cast
+from typing import Any, Protocol, TextIO
+from uuid import UUID
 
 import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
-from pymem import api
 from pymem.errors import translate
+from pymem.operator_client import EmbeddingStatus, OperatorClient, RebuildStep
+from pymem.operator_client import IndexHealth as IndexHealth
 from pymem.tenancy import admin_transaction, tenant_transaction
 
 APP_ROLE = "pymem_app"
@@ -49,24 +52,6 @@ class TextEmbedder(Protocol):
     def model_id(self) -> str: ...
 
     def embed_many(self, texts: list[str]) -> list[np.ndarray]: ...
-
-
-@dataclass(frozen=True)
-class IndexHealth:
-    """One measurement of pymem.memory_index_health: an index under one filter."""
-
-    index_name: str
-    table_name: str
-    index_method: str
-    index_options: list[str] | None
-    filter_kind: str
-    filter_value: str | None
-    sample_size: int
-    recall: float
-    baseline_recall: float
-    drift: float
-    healthy: bool
-    measured_at: datetime
 
 
 @dataclass(frozen=True)
@@ -206,10 +191,18 @@ def measure_index_health(
 ) -> list[IndexHealth]:
     """recall@k of every vector index against exact search, overall and filtered by tenant and tag
     (pymem.memory_index_health); saved (the first one per index and filter is the baseline) unless save=False."""
-    arguments = {"sample": sample, "k": k, "min_recall": min_recall, "max_drift": max_drift, "tenant": tenant}
-    arguments |= {"tag": tag, "noise": noise, "save": save, "action": action}
     with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "index health"):
-        return [IndexHealth(**row) for row in api.call(conn, "memory_index_health", **arguments)]
+        return OperatorClient(conn).index_health(
+            sample=sample,
+            k=k,
+            min_recall=min_recall,
+            max_drift=max_drift,
+            tenant=tenant,
+            tag=tag,
+            noise=noise,
+            save=save,
+            action=action,
+        )
 
 
 def _run_ddl(dsn: str, statements: Sequence[str]) -> float:
@@ -254,37 +247,35 @@ def maintain(
 
     before = measure("measured")
     with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "index rebuild plan"):
-        plan = api.call(conn, "memory_index_rebuild_plan", min_recall=min_recall, max_drift=max_drift, force=force)
+        plan = OperatorClient(conn).index_rebuild_plan(min_recall=min_recall, max_drift=max_drift, force=force)
     if not plan:
         return MaintenanceResult(before=before, rebuilds=[], after=[])
-    done: list[tuple[dict[str, Any], datetime, float]] = []
+    done: list[tuple[RebuildStep, datetime, float]] = []
     for step in plan:
-        say(f"rebuilding pymem.{step['index_name']}: {step['reason']}")
+        say(f"rebuilding pymem.{step.index_name}: {step.reason}")
         started_at = datetime.now().astimezone()
-        done.append((step, started_at, _run_ddl(dsn, step["statements"])))
+        done.append((step, started_at, _run_ddl(dsn, step.statements)))
     after = measure("after_rebuild")
     rebuilds = []
     with _connect(dsn) as conn, _sql_errors(), conn.transaction():
         for step, started_at, seconds in done:
-            recorded = api.call_one(
-                conn,
-                "memory_record_index_rebuild",
-                index_name=step["index_name"],
+            recorded = OperatorClient(conn).record_index_rebuild(
+                index_name=step.index_name,
                 started_at=started_at,
-                reason=step["reason"],
-                options_before=step["options_before"],
-                recall_before=step["recall_before"],
+                reason=step.reason,
+                options_before=step.options_before,
+                recall_before=step.recall_before,
             )
             rebuilds.append(
                 Rebuild(
-                    index_name=step["index_name"],
-                    reason=step["reason"],
-                    options_before=step["options_before"],
-                    options_after=recorded["options_after"],
-                    recall_before=step["recall_before"],
-                    recall_after=recorded["recall_after"],
+                    index_name=step.index_name,
+                    reason=step.reason,
+                    options_before=step.options_before,
+                    options_after=recorded.options_after,
+                    recall_before=step.recall_before,
+                    recall_after=recorded.recall_after,
                     seconds=seconds,
-                    reset_options=step["reset_options"],
+                    reset_options=step.reset_options,
                 )
             )
     return MaintenanceResult(before=before, rebuilds=rebuilds, after=after)
@@ -294,8 +285,7 @@ def maintain(
 
 
 def _record_model(conn: psycopg.Connection[Any], model_id: str) -> str | None:
-    row = api.call_one(conn, "memory_record_embedding_model", model_id=model_id)
-    return cast(str | None, row["previous_model_id"])
+    return OperatorClient(conn).record_embedding_model(model_id=model_id).previous_model_id
 
 
 def record_embedding_model(dsn: str, model_id: str) -> str | None:
@@ -305,10 +295,10 @@ def record_embedding_model(dsn: str, model_id: str) -> str | None:
         return _record_model(conn, model_id)
 
 
-def embedding_status(dsn: str, *, admin_tenant: str = "default") -> list[dict[str, Any]]:
+def embedding_status(dsn: str, *, admin_tenant: str = "default") -> list[EmbeddingStatus]:
     """Memories per tenant, type and embedding model, with flagged = needs re-embedding."""
     with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "embedding status"):
-        return api.call(conn, "memory_embedding_status")
+        return OperatorClient(conn).embedding_status()
 
 
 def reembed(
@@ -325,33 +315,26 @@ def reembed(
     at a time: an interrupted run resumes where it stopped."""
     started = time.monotonic()
     with _connect(dsn) as conn, _sql_errors():
+        client = OperatorClient(conn)
         with _operator_transaction(conn, admin_tenant, "re-embedding plan"):
-            plan = api.call(
-                conn,
-                "memory_reembed_plan",
-                model_id=embedder.model_id,
-                batch=batch,
-                tenants=list(tenants) if tenants is not None else None,
-            )
+            plan = client.reembed_plan(model_id=embedder.model_id, batch=batch, tenants=tenants)
         summary = ReembedSummary(model_id=embedder.model_id, previous_model_id=_record_model(conn, embedder.model_id))
-        summary.flagged = sum(int(row["memories"]) for row in plan)
+        summary.flagged = sum(row.memories for row in plan)
         summary.tenants = len(plan)
         if progress is not None:
             progress(0, summary.flagged, "")
         for row in plan:
-            tenant = row["tenant_id"]
+            tenant = row.tenant_id
             while True:
                 with _tenant_work(conn, tenant):
-                    candidates = api.call(conn, "memory_reembed_candidates", limit=batch)
+                    candidates = client.reembed_candidates(limit=batch)
                     if not candidates:
                         break
-                    vectors = embedder.embed_many([c["content"] for c in candidates])
+                    vectors = embedder.embed_many([c.content for c in candidates])
                     for candidate, vector in zip(candidates, vectors, strict=True):
-                        api.call(
-                            conn,
-                            "memory_set_embedding",
-                            type=candidate["memory_type"],
-                            id=candidate["memory_id"],
+                        client.set_embedding(
+                            type=candidate.memory_type,
+                            id=candidate.memory_id,
                             embedding=vector,
                             embedding_model=embedder.model_id,
                         )
@@ -382,36 +365,29 @@ def run_janitor(
     started = time.monotonic()
     summary = JanitorSummary()
     with _connect(dsn) as conn, _sql_errors():
+        client = OperatorClient(conn)
         with _operator_transaction(conn, admin_tenant, "janitor"):
-            work = api.call(
-                conn,
-                "memory_janitor_plan",
-                batch=batch,
-                threshold=threshold,
-                tenants=list(tenants) if tenants is not None else None,
-            )
-        total = sum(int(w["facts"]) + int(w["rules"]) for w in work)
+            work = client.janitor_plan(batch=batch, threshold=threshold, tenants=tenants)
+        total = sum(w.facts + w.rules for w in work)
         done = 0
         summary.tenants = len(work)
         if progress is not None:
             progress(0, total, "")
         for w in work:
-            tenant = w["tenant_id"]
-            if w["expired_episodes"]:
+            tenant = w.tenant_id
+            if w.expired_episodes:
                 while True:
                     with _tenant_work(conn, tenant):
-                        expired = int(api.call_scalar(conn, "memory_janitor_expire", limit=batch))
+                        expired = client.janitor_expire(limit=batch)
                     summary.episodes_expired += expired
                     if expired < batch:
                         break
             for kind in ("fact", "rule"):
-                after = None
+                after: UUID | None = None
                 while True:
                     with _tenant_work(conn, tenant):
-                        row = api.call_one(
-                            conn, "memory_janitor_dedup", type=kind, after=after, limit=batch, threshold=threshold
-                        )
-                    after, checked, merged = row["last_id"], int(row["checked"]), int(row["merged"])
+                        row = client.janitor_dedup(type=kind, after=after, limit=batch, threshold=threshold)
+                    after, checked, merged = row.last_id, row.checked, row.merged
                     done += checked
                     if kind == "fact":
                         summary.facts_checked += checked
@@ -421,7 +397,7 @@ def run_janitor(
                         summary.rules_merged += merged
                     if progress is not None:
                         progress(min(done, total), total, f"tenant {tenant}: {kind}s")
-                    if row["done"] or after is None:
+                    if row.done or after is None:
                         break
     if check_health:
         summary.health = measure_index_health(dsn, admin_tenant=admin_tenant)

@@ -1,5 +1,8 @@
 """Calling the SQL memory API from tests the way an analyst does: named notation, one
-function per call. Embeddings are real MiniLM vectors computed by the caller."""
+function per call, any function with any argument (None is sent as NULL, a value without a
+cast: the tests also call functions wrongly on purpose). The package itself calls SQL through
+its typed clients (pymem.client, pymem.operator_client). Embeddings are real MiniLM vectors
+computed by the caller."""
 
 from __future__ import annotations
 
@@ -7,14 +10,19 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import dict_row
 
-from pymem import api
 from pymem.embeddings import Embedder
 
 
 def call(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> list[dict[str, Any]]:
     """select * from pymem.<function>(name => value, ...) as a list of dict rows."""
-    return api.call(conn, function, **arguments)
+    named = sql.SQL(", ").join(
+        sql.SQL("{} => {}").format(sql.Identifier(name), sql.Placeholder(name)) for name in arguments
+    )
+    query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
+    with conn.cursor(row_factory=dict_row) as cur:
+        return cur.execute(query, arguments).fetchall()
 
 
 def call_one(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> dict[str, Any]:

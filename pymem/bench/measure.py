@@ -22,9 +22,10 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from pgvector.psycopg import register_vector
 
-from pymem import api, token_counts
+from pymem import token_counts
 from pymem.bench import corpus
 from pymem.bench.loader import MIX, TenantData
+from pymem.client import MemoryClient
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
@@ -77,15 +78,13 @@ def sql_queries(scratch: ScratchDatabase, tenant: str, queries: Sequence[Query],
     """memory_search (hybrid, limit 20) and memory_recall (limit 10) with a precomputed query
     embedding, as pymem_app in a transaction bound to `tenant` (the calls the MCP tools make)."""
     with connect_app(scratch) as conn:
+        client = MemoryClient(conn)
 
         def search(text: str, vector: np.ndarray) -> int:
             with tenant_transaction(conn, tenant):
-                rows = api.call(
-                    conn,
-                    "memory_search",
+                rows = client.search_scored(
                     query=text,
                     types=["episode", "fact", "rule"],
-                    scope=None,
                     mode="hybrid",
                     limit=20,
                     min_confidence=0.2,
@@ -95,7 +94,7 @@ def sql_queries(scratch: ScratchDatabase, tenant: str, queries: Sequence[Query],
 
         def recall(text: str, vector: np.ndarray) -> int:
             with tenant_transaction(conn, tenant):
-                return len(api.call(conn, "memory_recall", topic=text, scope=None, limit=10, query_embedding=vector))
+                return len(client.recall(topic=text, limit=10, query_embedding=vector))
 
         out: dict[str, Any] = {}
         for name, fn in (("search", search), ("recall", recall)):
@@ -114,15 +113,14 @@ def hot_memory(scratch: ScratchDatabase, data: TenantData, count: int, warmup: i
     """memory_recent_episodes (limit 10): by butler, and every other call within one session."""
     butlers = list(data.sessions)
     with connect_app(scratch) as conn:
+        client = MemoryClient(conn)
         returned: list[int] = []
 
         def recent(i: int) -> None:
             butler = butlers[i % len(butlers)]
             session = data.sessions[butler][i % len(data.sessions[butler])] if i % 2 else None
             with tenant_transaction(conn, data.tenant):
-                returned.append(
-                    len(api.call(conn, "memory_recent_episodes", butler=butler, limit=10, in_session=session))
-                )
+                returned.append(len(client.recent_episodes(butler=butler, limit=10, in_session=session)))
 
         samples = _timed([partial(recent, i) for i in range(count)], warmup)
     return {**stats(samples), "mean_results": round(sum(returned[warmup:]) / max(count, 1), 2)}
@@ -211,23 +209,12 @@ def mcp_ingest(
     return result
 
 
-STORE_SQL = {
-    "fact": "select pymem.memory_store_fact(subject => %(subject)s, predicate => %(predicate)s,"
-    " content => %(content)s, importance => %(importance)s, scope => %(scope)s, embedding => %(embedding)s,"
-    " embedding_model => %(model)s, token_count => %(tokens)s)",
-    "episode": "select pymem.memory_store_episode(content => %(content)s, butler => %(butler)s,"
-    " importance => %(importance)s, embedding => %(embedding)s, embedding_model => %(model)s,"
-    " token_count => %(tokens)s)",
-    "rule": "select pymem.memory_store_rule(content => %(content)s, scope => %(scope)s,"
-    " embedding => %(embedding)s, embedding_model => %(model)s, token_count => %(tokens)s)",
-}
-
-
 def batch_ingest(
     scratch: ScratchDatabase, embedder: Embedder, tenant: str, count: int, log: Log, batch: int = 64
 ) -> dict[str, Any]:
     """count memories through embed_many + the SQL store functions, one transaction per batch
-    (psycopg pipeline mode via executemany), embedding the next batch while this one is written."""
+    (MemoryClient.store_facts and friends: psycopg pipeline mode via executemany), embedding the next
+    batch while this one is written."""
     texts = corpus.unique_texts(count, seed=5)
     kinds = ["fact", "episode", "rule"]
     weights = [MIX[k] for k in kinds]
@@ -249,6 +236,8 @@ def batch_ingest(
     producer.start()
     done = 0
     with connect_app(scratch) as conn:
+        client = MemoryClient(conn)
+        store = {"fact": client.store_facts, "episode": client.store_episodes, "rule": client.store_rules}
         while (item := batches.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
@@ -256,24 +245,21 @@ def batch_ingest(
             rows: dict[str, list[dict[str, Any]]] = {k: [] for k in kinds}
             for text, vector, n in zip(chunk, vectors, tokens, strict=True):
                 kind = kinds[_pick(done, weights)]
-                rows[kind].append(
-                    {
-                        "subject": "user",
-                        "predicate": f"note_{done}",
-                        "content": text,
-                        "importance": float(1 + done % 9),
-                        "scope": corpus.BUTLERS[done % len(corpus.BUTLERS)] if done % 3 else "global",
-                        "butler": corpus.BUTLERS[done % len(corpus.BUTLERS)],
-                        "embedding": vector,
-                        "model": embedder.model_id,
-                        "tokens": n,
-                    }
-                )
+                butler = corpus.BUTLERS[done % len(corpus.BUTLERS)]
+                stored: dict[str, Any] = {"content": text, "embedding": vector, "embedding_model": embedder.model_id}
+                stored["token_count"] = n
+                if kind == "fact":
+                    stored.update(subject="user", predicate=f"note_{done}", importance=float(1 + done % 9))
+                    stored["scope"] = butler if done % 3 else "global"
+                elif kind == "episode":
+                    stored.update(butler=butler, importance=float(1 + done % 9))
+                else:
+                    stored["scope"] = butler if done % 3 else "global"
+                rows[kind].append(stored)
                 done += 1
-            with tenant_transaction(conn, tenant), conn.cursor() as cur:
+            with tenant_transaction(conn, tenant):
                 for kind in kinds:
-                    if rows[kind]:
-                        cur.executemany(STORE_SQL[kind], rows[kind])
+                    store[kind](rows[kind])
             if done % (batch * 8) == 0 or done == count:
                 log(f"ingest (batch): {done}/{count}")
     producer.join()
@@ -322,17 +308,11 @@ def filtered_recall(scratch: ScratchDatabase, tenant: str, queries: Sequence[Que
                 with tenant_transaction(conn, tenant):
                     if threshold is not None:
                         conn.execute("select set_config('pymem.exact_search_rows', %s, true)", (threshold,))
-                    rows = api.call(
-                        conn,
-                        "memory_search",
-                        query=text,
-                        mode="semantic",
-                        limit=k,
-                        query_embedding=vector,
-                        bump_references=False,
+                    rows = MemoryClient(conn).search_scored(
+                        query=text, mode="semantic", limit=k, query_embedding=vector, bump_references=False
                     )
                 latency.append(time.perf_counter() - started)
-                found = [(str(r["memory_id"]), 1.0 - float(r["semantic_score"])) for r in rows]
+                found = [(str(r.memory_id), 1.0 - float(r.semantic_score or 0.0)) for r in rows]
                 recalls.append(_recall(found, exact_rows[text], k))
             out[label] = {
                 "recall_at_k": round(float(np.mean(recalls)), 4) if recalls else None,
@@ -435,13 +415,13 @@ def keyword_share(scratch: ScratchDatabase, tenant: str, texts: Sequence[str]) -
     with connect_app(scratch) as conn, tenant_transaction(conn, tenant):
         for text in texts:
             row = conn.execute(
-                "with q as (select pymem.memory_tsquery(%s) as q) select"
+                "with q as (select pymem.memory_tsquery(query => %(query)s::text) as q) select"
                 " (select count(*) from pymem.facts, q where search_vector @@ q.q)"
                 " + (select count(*) from pymem.rules, q where search_vector @@ q.q)"
                 " + (select count(*) from pymem.episodes, q where search_vector @@ q.q),"
                 " (select count(*) from pymem.facts) + (select count(*) from pymem.rules)"
                 " + (select count(*) from pymem.episodes)",
-                (text,),
+                {"query": text},
             ).fetchone()
             if row is not None and row[1]:
                 shares.append(int(row[0]) / int(row[1]))

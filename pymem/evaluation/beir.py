@@ -23,9 +23,8 @@ from typing import Any
 
 import numpy as np
 import psycopg
-from psycopg.types.json import Jsonb
 
-from pymem import api
+from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError
 from pymem.evaluation import metrics
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
@@ -144,18 +143,19 @@ def store_corpus(
 ) -> dict[uuid.UUID, str]:
     """Store every document as a fact of tenant; returns memory id -> document id."""
     started = time.monotonic()
+    client = MemoryClient(conn)
+    ids: dict[uuid.UUID, str] = {}
     with tenant_transaction(conn, tenant, actor="pymem-eval"):
         for index, (doc_id, text) in enumerate(zip(data.doc_ids, data.texts, strict=True)):
-            api.call(
-                conn,
-                "memory_store_fact",
+            stored = client.store_fact(
                 subject=f"doc {doc_id}",
                 predicate="abstract",
                 content=text,
                 embedding=vectors[index],
                 embedding_model=model_id,
-                metadata=Jsonb({"beir_id": doc_id}),
+                metadata={"beir_id": doc_id},
             )
+            ids[stored.memory_id] = doc_id
             if progress and ((index + 1) % 250 == 0 or index + 1 == len(data.doc_ids)):
                 print(
                     f"\rpymem eval: storing {data.name}: {index + 1}/{len(data.doc_ids)}"
@@ -164,8 +164,6 @@ def store_corpus(
                     file=sys.stderr,
                     flush=True,
                 )
-        rows = conn.execute("select id, metadata->>'beir_id' from pymem.facts where tenant_id = %s", (tenant,))
-        ids = {row[0]: row[1] for row in rows.fetchall()}
     if progress:
         print(file=sys.stderr, flush=True)
     return ids
@@ -184,24 +182,23 @@ def search_split(
     """The ranked document ids of every query of the split, and the latencies (ms)."""
     runs: dict[str, list[str]] = {}
     latencies: list[float] = []
+    client = MemoryClient(conn)
     for qid in data.qrels[split]:
-        arguments: dict[str, Any] = {
-            "query": data.queries[qid],
-            "types": ["fact"],
-            "mode": mode,
-            "limit": config.depth,
-            "rrf_k": config.rrf_k,
-            "vector_weight": config.vector_weight,
-            "keyword_weight": config.keyword_weight,
-            "bump_references": False,
-        }
-        if mode != "keyword":
-            arguments["query_embedding"] = query_vectors[qid]
         with tenant_transaction(conn, tenant, actor="pymem-eval"):
             started = time.perf_counter()
-            rows = api.call(conn, "memory_search", **arguments)
+            rows = client.search_scored(
+                query=data.queries[qid],
+                types=["fact"],
+                mode=mode,
+                limit=config.depth,
+                rrf_k=config.rrf_k,
+                vector_weight=config.vector_weight,
+                keyword_weight=config.keyword_weight,
+                bump_references=False,
+                query_embedding=query_vectors[qid] if mode != "keyword" else None,
+            )
             latencies.append((time.perf_counter() - started) * 1000)
-        runs[qid] = [ids.get(row["memory_id"], f"?{row['memory_id']}") for row in rows]
+        runs[qid] = [ids.get(row.memory_id, f"?{row.memory_id}") for row in rows]
     return runs, latencies
 
 

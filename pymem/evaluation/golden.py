@@ -18,9 +18,8 @@ from typing import Any
 
 import numpy as np
 import psycopg
-from psycopg.types.json import Jsonb
 
-from pymem import api
+from pymem.client import MemoryClient, SearchRow
 from pymem.evaluation import metrics
 from pymem.evaluation.dataset import CATEGORIES, Dataset, Memory, Question
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
@@ -56,49 +55,50 @@ class Loaded:
     seconds: float = 0.0
 
 
-def _store(conn: psycopg.Connection[Any], memory: Memory, vector: np.ndarray, model_id: str) -> uuid.UUID:
-    common: dict[str, Any] = {
-        "content": memory.content,
-        "embedding": vector,
-        "embedding_model": model_id,
-        "metadata": Jsonb({"eval_key": memory.key}),
-    }
+def _store(client: MemoryClient, memory: Memory, vector: np.ndarray, model_id: str) -> uuid.UUID:
+    metadata = {"eval_key": memory.key}
     if memory.type == "fact":
-        return api.call_scalar(  # type: ignore[no-any-return]
-            conn,
-            "memory_store_fact",
+        if memory.subject is None or memory.predicate is None:
+            raise ValueError(f"fact {memory.key!r} has no subject or predicate")
+        return client.store_fact(
             subject=memory.subject,
             predicate=memory.predicate,
             importance=memory.importance,
             permanence=memory.permanence,
             scope=memory.scope,
-            tags=list(memory.tags),
-            **common,
-        )
+            tags=memory.tags,
+            content=memory.content,
+            embedding=vector,
+            embedding_model=model_id,
+            metadata=metadata,
+        ).memory_id
     if memory.type == "rule":
-        return api.call_scalar(  # type: ignore[no-any-return]
-            conn,
-            "memory_store_rule",
+        return client.store_rule(
             scope=memory.scope,
-            tags=list(memory.tags),
+            tags=memory.tags,
             permanence=memory.permanence,
-            **common,
-        )
+            content=memory.content,
+            embedding=vector,
+            embedding_model=model_id,
+            metadata=metadata,
+        ).memory_id
+    if memory.butler is None:
+        raise ValueError(f"episode {memory.key!r} has no butler")
     session = uuid.uuid5(SESSION_NAMESPACE, memory.session) if memory.session else None
-    return api.call_scalar(  # type: ignore[no-any-return]
-        conn,
-        "memory_store_episode",
+    return client.store_episode(
         butler=memory.butler,
         session_id=session,
         importance=memory.importance,
-        **common,
-    )
+        content=memory.content,
+        embedding=vector,
+        embedding_model=model_id,
+        metadata=metadata,
+    ).memory_id
 
 
-def _promote(conn: psycopg.Connection[Any], rule_id: uuid.UUID, maturity: str, key: str) -> None:
+def _promote(client: MemoryClient, rule_id: uuid.UUID, maturity: str, key: str) -> None:
     for _ in range(100):
-        row = api.call_one(conn, "memory_mark_helpful", rule_id=rule_id)
-        if row["maturity"] == maturity:
+        if client.mark_helpful(rule_id=rule_id).maturity == maturity:
             return
     raise RuntimeError(f"rule {key!r} did not reach maturity {maturity!r} after 100 helpful marks")
 
@@ -118,6 +118,7 @@ def load_corpus(
         embedder, [m.content for m in dataset.memories], cache_dir=cache_dir, label="golden memories", progress=progress
     )
     loaded = Loaded()
+    client = MemoryClient(conn)
     by_tenant: dict[str, list[int]] = defaultdict(list)
     for index, memory in enumerate(dataset.memories):
         by_tenant[memory.tenant].append(index)
@@ -125,16 +126,16 @@ def load_corpus(
         with tenant_transaction(conn, tenant, actor="pymem-eval"):
             for index in indexes:
                 memory = dataset.memories[index]
-                memory_id = _store(conn, memory, vectors[index], embedder.model_id)
+                memory_id = _store(client, memory, vectors[index], embedder.model_id)
                 loaded.ids[memory.key] = (memory.type, memory_id)
                 loaded.keys[memory_id] = memory.key
             for index in indexes:
                 memory = dataset.memories[index]
                 kind, memory_id = loaded.ids[memory.key]
                 if memory.type == "rule" and memory.maturity != "candidate":
-                    _promote(conn, memory_id, memory.maturity, memory.key)
+                    _promote(client, memory_id, memory.maturity, memory.key)
                 if memory.retract:
-                    api.call(conn, "memory_forget", type=kind, id=memory_id, reason="golden dataset: retracted")
+                    client.forget(type=kind, id=memory_id, reason="golden dataset: retracted")
         if progress:
             print(f"pymem eval: stored {len(indexes)} memories of tenant {tenant!r}", file=sys.stderr, flush=True)
     loaded.seconds = time.monotonic() - started
@@ -146,7 +147,7 @@ class Answer:
     question: Question
     mode: str
     ranked: list[str]
-    rows: list[dict[str, Any]]
+    rows: list[SearchRow]
     latency_ms: float
 
 
@@ -159,18 +160,19 @@ def ask(
     *,
     k: int,
 ) -> Answer:
-    arguments: dict[str, Any] = {"query": question.query, "mode": mode, "limit": k, "bump_references": False}
-    if mode != "keyword":
-        arguments["query_embedding"] = vector
-    if question.types:
-        arguments["types"] = list(question.types)
-    if question.scope:
-        arguments["scope"] = question.scope
     with tenant_transaction(conn, question.tenant, actor="pymem-eval"):
         started = time.perf_counter()
-        rows = api.call(conn, "memory_search", **arguments)
+        rows = MemoryClient(conn).search_scored(
+            query=question.query,
+            mode=mode,
+            limit=k,
+            bump_references=False,
+            query_embedding=vector if mode != "keyword" else None,
+            types=question.types or None,
+            scope=question.scope or None,
+        )
         latency = (time.perf_counter() - started) * 1000
-    ranked = [loaded.keys.get(row["memory_id"], f"?{row['memory_id']}") for row in rows]
+    ranked = [loaded.keys.get(row.memory_id, f"?{row.memory_id}") for row in rows]
     return Answer(question, mode, ranked, rows, latency)
 
 
@@ -207,11 +209,11 @@ def checks_for(answer: Answer, dataset: Dataset, *, min_semantic: float, min_key
     return out
 
 
-def is_answer(row: dict[str, Any], mode: str, *, min_semantic: float, min_keyword: float) -> bool:
+def is_answer(row: SearchRow, mode: str, *, min_semantic: float, min_keyword: float) -> bool:
     """Whether a search result is above the "nothing found" threshold of its mode."""
     if mode == "keyword":
-        return (row["keyword_score"] or 0.0) >= min_keyword
-    return (row["semantic_score"] or 0.0) >= min_semantic
+        return (row.keyword_score or 0.0) >= min_keyword
+    return (row.semantic_score or 0.0) >= min_semantic
 
 
 def _figures(answers: list[Answer], k: int) -> dict[str, Any]:

@@ -1,0 +1,274 @@
+"""The typed client of the operators' SQL functions: vector index health and rebuilds, embedding versions and
+re-embedding, the janitor. Same style as pymem.client.MemoryClient (one method, one SQL function, named
+arguments with explicit casts, None not sent so the SQL default applies, typed rows) on the same core.
+
+    with psycopg.connect(migrator_dsn, autocommit=True) as conn, conn.transaction():
+        rows = OperatorClient(conn).index_health(sample=20)
+
+The caller owns the connection, the role and the transaction: the cross-tenant readers (index_health,
+index_rebuild_plan, embedding_status, reembed_plan, janitor_plan) need the migrator or an elevated pymem_admin;
+the work on memories (reembed_candidates, set_embedding, janitor_expire, janitor_dedup) runs as pymem_app bound
+to one tenant (pymem.maintenance does both). Nothing here decides what is rebuilt, re-embedded or merged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+import numpy as np
+
+from pymem.client import SqlClient, nullable
+
+
+@dataclass(frozen=True)
+class IndexHealth:
+    """A row of pymem.memory_index_health: one measurement of an index under one filter."""
+
+    index_name: str
+    table_name: str
+    index_method: str
+    index_options: list[str] | None
+    filter_kind: str
+    filter_value: str | None
+    sample_size: int
+    recall: float
+    baseline_recall: float
+    drift: float
+    healthy: bool
+    measured_at: datetime
+
+
+@dataclass(frozen=True)
+class RebuildStep:
+    """A row of pymem.memory_index_rebuild_plan: an index to rebuild, why, and the statements that do it."""
+
+    index_name: str
+    table_name: str
+    index_method: str
+    options_before: list[str] | None
+    reset_options: list[str]
+    filter_kind: str
+    filter_value: str | None
+    k: int
+    recall_before: float
+    drift: float
+    healthy: bool
+    measured_at: datetime
+    reason: str
+    statements: list[str]
+
+
+@dataclass(frozen=True)
+class RebuildStatement:
+    """A row of pymem.memory_index_rebuild_statements."""
+
+    step: int
+    statement: str
+
+
+@dataclass(frozen=True)
+class RecordedRebuild:
+    """The row of pymem.memory_record_index_rebuild: the options and recall the index has now."""
+
+    rebuild_id: int
+    options_after: list[str] | None
+    recall_after: float | None
+
+
+@dataclass(frozen=True)
+class EmbeddingModelChange:
+    """The row of pymem.memory_record_embedding_model."""
+
+    previous_model_id: str | None
+    current_model_id: str
+    changed: bool
+
+
+@dataclass(frozen=True)
+class EmbeddingStatus:
+    """A row of pymem.memory_embedding_status: memories of a tenant and type by embedding model."""
+
+    tenant_id: str
+    memory_type: str
+    embedding_model: str | None
+    memories: int
+    flagged: bool
+
+
+@dataclass(frozen=True)
+class ReembedPlanRow:
+    """A row of pymem.memory_reembed_plan: a tenant with memories to re-embed."""
+
+    tenant_id: str
+    memories: int
+
+
+@dataclass(frozen=True)
+class ReembedCandidate:
+    """A row of pymem.memory_reembed_candidates: a memory of the bound tenant to embed again."""
+
+    memory_type: str
+    memory_id: UUID
+    content: str
+
+
+@dataclass(frozen=True)
+class JanitorPlanRow:
+    """A row of pymem.memory_janitor_plan: a tenant's work for the janitor."""
+
+    tenant_id: str
+    expired_episodes: int
+    facts: int
+    rules: int
+
+
+@dataclass(frozen=True)
+class DedupBatch:
+    """The row of pymem.memory_janitor_dedup: one batch of near-duplicate merging."""
+
+    last_id: UUID | None
+    checked: int
+    merged: int
+    done: bool
+
+
+class OperatorClient(SqlClient):
+    """The operators' SQL functions on one connection; see the module docstring."""
+
+    # Vector indexes ---------------------------------------------------------------------------------
+
+    def index_health(
+        self,
+        *,
+        sample: int | None = None,
+        k: int | None = None,
+        min_recall: float | None = None,
+        max_drift: float | None = None,
+        tenant: str | None = None,
+        tag: str | None = None,
+        noise: float | None = None,
+        save: bool | None = None,
+        action: str | None = None,
+    ) -> list[IndexHealth]:
+        """pymem.memory_index_health: recall@k of every vector index against exact search, per filter."""
+        return self._rows(
+            IndexHealth,
+            "memory_index_health",
+            sample=("integer", sample),
+            k=("integer", k),
+            min_recall=("double precision", min_recall),
+            max_drift=("double precision", max_drift),
+            tenant=("text", tenant),
+            tag=("text", tag),
+            noise=("double precision", noise),
+            save=("boolean", save),
+            action=("text", action),
+        )
+
+    def index_rebuild_plan(
+        self, *, min_recall: float | None = None, max_drift: float | None = None, force: bool | None = None
+    ) -> list[RebuildStep]:
+        """pymem.memory_index_rebuild_plan: the indexes to rebuild (below threshold, drifted, or all with force)."""
+        return self._rows(
+            RebuildStep,
+            "memory_index_rebuild_plan",
+            min_recall=("double precision", min_recall),
+            max_drift=("double precision", max_drift),
+            force=("boolean", force),
+        )
+
+    def index_rebuild_statements(self, *, index_name: str) -> list[RebuildStatement]:
+        """pymem.memory_index_rebuild_statements: the DDL that rebuilds one index, in order."""
+        return self._rows(RebuildStatement, "memory_index_rebuild_statements", index_name=("text", index_name))
+
+    def record_index_rebuild(
+        self,
+        *,
+        index_name: str,
+        started_at: datetime,
+        reason: str,
+        options_before: Sequence[str] | None,
+        recall_before: float | None,
+    ) -> RecordedRebuild:
+        """pymem.memory_record_index_rebuild: log a rebuild that ran, with the options and recall it left."""
+        return self._one(
+            RecordedRebuild,
+            "memory_record_index_rebuild",
+            index_name=("text", index_name),
+            started_at=("timestamptz", started_at),
+            reason=("text", reason),
+            options_before=("text[]", nullable(list(options_before) if options_before is not None else None)),
+            recall_before=("double precision", nullable(recall_before)),
+        )
+
+    # Embedding versions -----------------------------------------------------------------------------
+
+    def record_embedding_model(self, *, model_id: str) -> EmbeddingModelChange:
+        """pymem.memory_record_embedding_model: the model that embeds new text from now on."""
+        return self._one(EmbeddingModelChange, "memory_record_embedding_model", model_id=("text", model_id))
+
+    def embedding_status(self) -> list[EmbeddingStatus]:
+        """pymem.memory_embedding_status: memories per tenant, type and model; flagged = to re-embed."""
+        return self._rows(EmbeddingStatus, "memory_embedding_status")
+
+    def reembed_plan(
+        self, *, model_id: str, batch: int | None = None, tenants: Sequence[str] | None = None
+    ) -> list[ReembedPlanRow]:
+        """pymem.memory_reembed_plan: the tenants with memories of another model (or none), and how many."""
+        return self._rows(
+            ReembedPlanRow,
+            "memory_reembed_plan",
+            model_id=("text", model_id),
+            batch=("integer", batch),
+            tenants=("text[]", list(tenants) if tenants is not None else None),
+        )
+
+    def reembed_candidates(self, *, limit: int | None = None) -> list[ReembedCandidate]:
+        """pymem.memory_reembed_candidates: the next flagged memories of the bound tenant."""
+        return self._rows(ReembedCandidate, "memory_reembed_candidates", limit=("integer", limit))
+
+    def set_embedding(self, *, type: str, id: UUID, embedding: np.ndarray, embedding_model: str) -> bool:
+        """pymem.memory_set_embedding: store a memory's new embedding and its model."""
+        return bool(
+            self._scalar(
+                "memory_set_embedding",
+                type=("text", type),
+                id=("uuid", id),
+                embedding=("public.vector", embedding),
+                embedding_model=("text", embedding_model),
+            )
+        )
+
+    # The janitor ------------------------------------------------------------------------------------
+
+    def janitor_plan(
+        self, *, batch: int | None = None, threshold: float | None = None, tenants: Sequence[str] | None = None
+    ) -> list[JanitorPlanRow]:
+        """pymem.memory_janitor_plan: per tenant, the expired episodes and the facts and rules to check."""
+        return self._rows(
+            JanitorPlanRow,
+            "memory_janitor_plan",
+            batch=("integer", batch),
+            threshold=("double precision", threshold),
+            tenants=("text[]", list(tenants) if tenants is not None else None),
+        )
+
+    def janitor_expire(self, *, limit: int | None = None) -> int:
+        """pymem.memory_janitor_expire: tombstone up to limit expired episodes of the bound tenant; how many."""
+        return int(self._scalar("memory_janitor_expire", limit=("integer", limit)))
+
+    def janitor_dedup(
+        self, *, type: str, after: UUID | None = None, limit: int | None = None, threshold: float | None = None
+    ) -> DedupBatch:
+        """pymem.memory_janitor_dedup: merge near-duplicates among the next limit facts or rules after `after`."""
+        return self._one(
+            DedupBatch,
+            "memory_janitor_dedup",
+            type=("text", type),
+            after=("uuid", after),
+            limit=("integer", limit),
+            threshold=("double precision", threshold),
+        )
