@@ -296,9 +296,8 @@ def filtered_recall(scratch: ScratchDatabase, tenant: str, queries: Sequence[Que
         out["exact_search_rows"] = row[0] or "1000 (default)"
         exact_rows = {}
         for text, vector in queries:
-            with conn.transaction():
+            with tenant_transaction(conn, tenant):
                 conn.execute("set local enable_indexscan = off")
-                conn.execute("select set_config('pymem.tenant_id', %s, true)", (tenant,))
                 exact_rows[text] = conn.execute(EXACT_SQL, {"q": vector, "k": k}).fetchall()
         for label, threshold in (("configured", None), ("index", "0")):
             recalls = []
