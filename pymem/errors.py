@@ -89,6 +89,8 @@ _BY_SQLSTATE["23514"] = InvalidArgumentError  # check_violation
 _BY_SQLSTATE["23502"] = InvalidArgumentError  # not_null_violation
 _BY_SQLSTATE["22P02"] = InvalidArgumentError  # invalid_text_representation
 _BY_SQLSTATE["22003"] = InvalidArgumentError  # numeric_value_out_of_range
+_BY_SQLSTATE["22008"] = InvalidArgumentError  # datetime_field_overflow (e.g. now() + a huge interval)
+_BY_SQLSTATE["22015"] = InvalidArgumentError  # interval_field_overflow
 
 
 def translate(exc: psycopg.Error) -> PymemError | None:
