@@ -19,6 +19,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from pymem import embedded, migrate
 from pymem.config import Settings
 from pymem.errors import InvalidArgumentError
+from pymem.operator_client import OperatorClient
 
 APP_ROLE = "pymem_app"
 
@@ -111,5 +112,5 @@ def ensure_analyst(db: Database, tenant_id: str, role: str | None = None) -> str
         exists = conn.execute("select 1 from pg_roles where rolname = %s", (role,)).fetchone()
         if not exists:
             conn.execute(sql.SQL("create role {} login").format(sql.Identifier(role)))
-        conn.execute("select pymem.memory_bind_role(%s, %s)", (role, tenant_id))
+        OperatorClient(conn).bind_role(role_name=role, tenant_id=tenant_id)
     return db.dsn_for(role)

@@ -16,9 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 import numpy as np
+from psycopg.types.json import Jsonb
 
 from pymem.client import SqlClient, nullable
 
@@ -272,3 +274,17 @@ class OperatorClient(SqlClient):
             limit=("integer", limit),
             threshold=("double precision", threshold),
         )
+
+    # Roles and elevation ----------------------------------------------------------------------------
+
+    def log_elevation(self, *, reason: str, details: dict[str, Any] | None = None) -> None:
+        """pymem.memory_log_elevation: record, as pymem_admin, why this transaction crosses tenants."""
+        self._scalar(
+            "memory_log_elevation",
+            reason=("text", reason),
+            details=("jsonb", Jsonb(details) if details is not None else None),
+        )
+
+    def bind_role(self, *, role_name: str, tenant_id: str) -> None:
+        """pymem.memory_bind_role: bind a login to one tenant (a DBA or the migrator)."""
+        self._scalar("memory_bind_role", role_name=("name", role_name), tenant_id=("text", tenant_id))

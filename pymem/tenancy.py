@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from typing import Any
 
 from psycopg import Connection
-from psycopg.types.json import Jsonb
 
 from pymem.errors import InvalidArgumentError
+from pymem.operator_client import OperatorClient
 
 MAX_TENANT_LENGTH = 128
 
@@ -61,7 +61,7 @@ def admin_transaction(
     """
     with tenant_transaction(conn, tenant_id, actor=actor):
         conn.execute("set local role pymem_admin")
-        conn.execute("select pymem.memory_log_elevation(%s, %s)", (reason, Jsonb(details or {})))
+        OperatorClient(conn).log_elevation(reason=reason, details=details or {})
         yield conn
 
 
@@ -76,11 +76,9 @@ def act_as_transaction(
     the login's own role, so the call itself runs under the tenant policies of tenant_id like
     any other. Everything ends with the transaction.
     """
-    from psycopg.types.json import Jsonb
-
     details = {"admin_tenant": validate_tenant_id(admin_tenant), "as_tenant": tenant_id}
     with tenant_transaction(conn, tenant_id, actor=actor):
         conn.execute("set local role pymem_admin")
-        conn.execute("select pymem.memory_log_elevation(%s, %s)", (reason, Jsonb(details)))
+        OperatorClient(conn).log_elevation(reason=reason, details=details)
         conn.execute("set local role none")
         yield conn
