@@ -23,8 +23,8 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import psycopg
-from psycopg.rows import class_row
 
+from pymem.client import SqlClient
 from pymem.errors import InvalidArgumentError, translate
 from pymem.tenancy import validate_tenant_id
 
@@ -144,6 +144,8 @@ def create_token(
     tenant = validate_tenant_id(tenant_id)
     scopes = token_scopes(admin=admin, read_only=read_only)
     token = new_token()
+    # one statement, so that the expiry is reckoned on the database's clock (and an overflow is the database's
+    # error): the one call of a pymem function that does not go through a client
     with _operator(migrator_dsn) as conn:
         row = conn.execute(
             "select t.expires_at,"
@@ -156,18 +158,33 @@ def create_token(
     return IssuedToken(id=token_id, token=token, tenant_id=tenant, scopes=scopes, expires_at=expires_at, label=label)
 
 
+class TokenClient(SqlClient):
+    """The bearer-token functions of pymem_private, one method each (operators', and token_verify for pymem_app)."""
+
+    schema = "pymem_private"
+
+    def token_list(self, *, tenant_id: str | None = None) -> list[TokenInfo]:
+        return self._rows(TokenInfo, "token_list", tenant_id=("text", tenant_id))
+
+    def token_revoke(self, *, token_id: uuid.UUID) -> bool:
+        return bool(self._scalar("token_revoke", token_id=("uuid", token_id)))
+
+    def token_verify(self, *, token_hash: str) -> VerifiedToken | None:
+        rows = self._rows(VerifiedToken, "token_verify", token_hash=("text", token_hash))
+        return rows[0] if rows else None
+
+
 def list_tokens(migrator_dsn: str, tenant_id: str | None = None) -> list[TokenInfo]:
     """Every token (of tenant_id when given), revoked and expired ones included. Needs the migrator."""
     tenant = validate_tenant_id(tenant_id) if tenant_id is not None else None
-    with _operator(migrator_dsn) as conn, conn.cursor(row_factory=class_row(TokenInfo)) as cur:
-        return cur.execute("select * from pymem_private.token_list(%s::text)", (tenant,)).fetchall()
+    with _operator(migrator_dsn) as conn:
+        return TokenClient(conn).token_list(tenant_id=tenant)
 
 
 def revoke_token(migrator_dsn: str, token_id: uuid.UUID) -> bool:
     """Revoke a token; False when there is no such token or it was already revoked."""
     with _operator(migrator_dsn) as conn:
-        row = conn.execute("select pymem_private.token_revoke(%s::uuid)", (token_id,)).fetchone()
-    return bool(row and row[0])
+        return TokenClient(conn).token_revoke(token_id=token_id)
 
 
 def well_formed(token: str) -> bool:
@@ -183,11 +200,8 @@ def verify_token(conn: psycopg.Connection[Any], token: str) -> VerifiedToken | N
     """
     if not well_formed(token):
         return None
-    with conn.transaction(), conn.cursor(row_factory=class_row(VerifiedToken)) as cur:
-        return cur.execute(
-            "select token_id, tenant_id, scopes, expires_at from pymem_private.token_verify(%s::text)",
-            (hash_token(token),),
-        ).fetchone()
+    with conn.transaction():
+        return TokenClient(conn).token_verify(token_hash=hash_token(token))
 
 
 class PymemTokenVerifier:

@@ -62,13 +62,15 @@ def nullable(value: Any) -> Any:
     return NULL if value is None else value
 
 
-def _call_sql(function: str, arguments: Mapping[str, Typed]) -> tuple[sql.Composed, dict[str, Any]]:
+def _call_sql(
+    function: str, arguments: Mapping[str, Typed], schema: str = "pymem"
+) -> tuple[sql.Composed, dict[str, Any]]:
     sent = {name: typed for name, typed in arguments.items() if typed[1] is not None}
     named = sql.SQL(", ").join(
         sql.SQL("{} => {}::{}").format(sql.Identifier(name), sql.Placeholder(name), sql.SQL(sql_type))
         for name, (sql_type, _) in sent.items()
     )
-    query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
+    query = sql.SQL("select * from {}({})").format(sql.Identifier(schema, function), named)
     return query, {name: None if value is NULL else value for name, (_, value) in sent.items()}
 
 
@@ -231,22 +233,24 @@ class ImportedFile:
 class SqlClient:
     """One connection and the calls of one SQL function each; MemoryClient and OperatorClient build on it."""
 
+    schema = "pymem"  # the schema of the functions a client calls
+
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
 
     def _rows(self, row_type: type[T], function: str, **arguments: Typed) -> list[T]:
-        query, values = _call_sql(function, arguments)
+        query, values = _call_sql(function, arguments, self.schema)
         with self.conn.cursor(row_factory=class_row(row_type)) as cur:
             return cur.execute(query, values).fetchall()
 
     def _one(self, row_type: type[T], function: str, **arguments: Typed) -> T:
         rows = self._rows(row_type, function, **arguments)
         if len(rows) != 1:
-            raise RuntimeError(f"pymem.{function} returned {len(rows)} rows, expected one")
+            raise RuntimeError(f"{self.schema}.{function} returned {len(rows)} rows, expected one")
         return rows[0]
 
     def _scalar(self, function: str, **arguments: Typed) -> Any:
-        query, values = _call_sql(function, arguments)
+        query, values = _call_sql(function, arguments, self.schema)
         with self.conn.cursor(row_factory=dict_row) as cur:
             row = cur.execute(query, values).fetchone()
         assert row is not None
@@ -257,10 +261,10 @@ class SqlClient:
         call must send the same arguments (those that are None in one are None in all)."""
         if not calls:
             return
-        query, _ = _call_sql(function, calls[0])
+        query, _ = _call_sql(function, calls[0], self.schema)
         values = []
         for arguments in calls:
-            same, sent = _call_sql(function, arguments)
+            same, sent = _call_sql(function, arguments, self.schema)
             if same != query:
                 raise ValueError(f"pymem.{function}: every call of a batch must send the same arguments")
             values.append(sent)
