@@ -3,15 +3,15 @@
     pymem serve                                   # stdio; the tenant is PYMEM_TENANT / config
     pymem serve --transport http --port 8765      # streamable HTTP; tenants come from bearer tokens
 
-What happens on a call: the caller is resolved (a verified
-bearer token, else the operator's configured stdio tenant), the text is embedded, and ONE
-transaction sets the tenant and calls ONE method of the typed client (pymem.client), which calls ONE
-SQL function. The database does the rest and bounds it to the tenant by row-level security.
-(memory_context is the one tool with two SQL calls: SQL ranks, Python counts the rendered lines'
-tokens, SQL chooses what fits; see pymem.context.) No tool takes a tenant: a call carrying ``tenant``,
-``tenant_id`` or any argument the tool does not declare is refused with INVALID_PARAMS. An
-admin token may pass ``as_tenant``, which is logged (both tenants named) in that tenant's
-audit trail.
+What happens on a call: the caller is resolved (a verified bearer token, else the operator's
+configured stdio tenant), the text is embedded, and ONE transaction sets the tenant and calls ONE
+method of the typed client (pymem.client), which calls ONE SQL function. The database does the rest
+and bounds it to the tenant by row-level security. (memory_context is the one tool with two SQL
+calls: SQL ranks, Python counts the rendered lines' tokens, SQL chooses what fits; see
+pymem.context.) No tool takes a tenant: a call carrying ``tenant``, ``tenant_id`` or any argument
+the tool does not declare is refused with INVALID_PARAMS. An admin token may pass ``as_tenant``,
+which is logged (both tenants named) in that tenant's audit trail. At start, the server writes the
+butler.toml files into the database (pymem.butler_settings) for the tenants it serves.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from uuid import UUID
@@ -97,14 +97,12 @@ class Caller:
 
 @dataclass
 class Runtime:
-    """What the server's lifespan owns: the pool, the embedder, where butler.toml files live."""
+    """What the server's lifespan owns: the pool, the embedder, the stdio tenant."""
 
     pool: ConnectionPool
     embeddings: EmbeddingService
     stdio_tenant: str | None
-    butlers_dir: Path | None = None
     owns_pool: bool = True
-    opened: bool = field(default=False, init=False)
 
 
 def _runtime(ctx: Context) -> Runtime:
@@ -572,7 +570,6 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
             pool=options.pool,
             embeddings=options.embeddings,
             stdio_tenant=options.stdio_tenant,
-            butlers_dir=options.butlers_dir,
             owns_pool=options.owns_pool,
         )
         if options.owns_pool:
