@@ -144,6 +144,6 @@ def run(out: TextIO = sys.stdout, settings: Settings | None = None) -> None:
         f"\nDone in {time.perf_counter() - started:.1f}s. Explore it in SQL, bound to the tenant:\n"
         f'  psql "$(.venv/bin/pymem db url --tenant {TENANT})" -c "select memory_type, score, content'
         " from memory_recall(topic => 'diet')\"\n"
-        "Or point an MCP client at `pymem serve` (README, 'For agents').",
+        "Or point an MCP client at `pymem serve` (docs/agents.md).",
         file=out,
     )
