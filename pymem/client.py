@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Required, TypedDict, TypeVar, Unpack
 from uuid import UUID
 
 import numpy as np
@@ -74,98 +74,83 @@ def _call_sql(
     return query, {name: None if value is NULL else value for name, (_, value) in sent.items()}
 
 
-def _text_columns(
-    embedding: Vector, embedding_model: str | None, token_count: int | None, metadata: dict[str, Any] | None
-) -> dict[str, Typed]:
-    """The arguments every store function takes beside the text: what the models computed, and metadata."""
-    return {
-        "embedding": ("public.vector", embedding),
-        "embedding_model": ("text", embedding_model),
-        "token_count": ("integer", token_count),
-        "metadata": ("jsonb", Jsonb(metadata) if metadata is not None else None),
-    }
+class _TextArguments(TypedDict, total=False):
+    """What every store function takes beside its own arguments: what the models computed, and metadata."""
+
+    embedding: Vector
+    embedding_model: str | None
+    token_count: int | None
+    metadata: dict[str, Any] | None
 
 
-def _text_array(values: Sequence[str] | None) -> list[str] | None:
-    return list(values) if values is not None else None
+class EpisodeArguments(_TextArguments, total=False):
+    """The arguments of pymem.memory_store_episode."""
+
+    content: Required[str]
+    butler: Required[str]
+    session_id: UUID | None
+    importance: float | None
+    ttl: timedelta | None
 
 
-def _episode_arguments(
-    *,
-    content: str,
-    butler: str,
-    session_id: UUID | None = None,
-    importance: float | None = None,
-    embedding: Vector = None,
-    embedding_model: str | None = None,
-    token_count: int | None = None,
-    metadata: dict[str, Any] | None = None,
-    ttl: timedelta | None = None,
-) -> dict[str, Typed]:
-    return {
-        "content": ("text", content),
-        "butler": ("text", butler),
-        "session_id": ("uuid", session_id),
-        "importance": ("double precision", importance),
-        **_text_columns(embedding, embedding_model, token_count, metadata),
-        "ttl": ("interval", ttl),
-    }
+class FactArguments(_TextArguments, total=False):
+    """The arguments of pymem.memory_store_fact."""
+
+    subject: Required[str]
+    predicate: Required[str]
+    content: Required[str]
+    importance: float | None
+    permanence: str | None
+    scope: str | None
+    tags: Sequence[str] | None
+    confidence: float | None
+    source_butler: str | None
+    source_episode_id: UUID | None
 
 
-def _fact_arguments(
-    *,
-    subject: str,
-    predicate: str,
-    content: str,
-    importance: float | None = None,
-    permanence: str | None = None,
-    scope: str | None = None,
-    tags: Sequence[str] | None = None,
-    confidence: float | None = None,
-    source_butler: str | None = None,
-    source_episode_id: UUID | None = None,
-    embedding: Vector = None,
-    embedding_model: str | None = None,
-    token_count: int | None = None,
-    metadata: dict[str, Any] | None = None,
-) -> dict[str, Typed]:
-    return {
-        "subject": ("text", subject),
-        "predicate": ("text", predicate),
-        "content": ("text", content),
-        "importance": ("double precision", importance),
-        "permanence": ("text", permanence),
-        "scope": ("text", scope),
-        "tags": ("text[]", _text_array(tags)),
-        "confidence": ("double precision", confidence),
-        "source_butler": ("text", source_butler),
-        "source_episode_id": ("uuid", source_episode_id),
-        **_text_columns(embedding, embedding_model, token_count, metadata),
-    }
+class RuleArguments(_TextArguments, total=False):
+    """The arguments of pymem.memory_store_rule."""
+
+    content: Required[str]
+    scope: str | None
+    tags: Sequence[str] | None
+    permanence: str | None
+    source_butler: str | None
+    source_episode_id: UUID | None
 
 
-def _rule_arguments(
-    *,
-    content: str,
-    scope: str | None = None,
-    tags: Sequence[str] | None = None,
-    permanence: str | None = None,
-    source_butler: str | None = None,
-    source_episode_id: UUID | None = None,
-    embedding: Vector = None,
-    embedding_model: str | None = None,
-    token_count: int | None = None,
-    metadata: dict[str, Any] | None = None,
-) -> dict[str, Typed]:
-    return {
-        "content": ("text", content),
-        "scope": ("text", scope),
-        "tags": ("text[]", _text_array(tags)),
-        "permanence": ("text", permanence),
-        "source_butler": ("text", source_butler),
-        "source_episode_id": ("uuid", source_episode_id),
-        **_text_columns(embedding, embedding_model, token_count, metadata),
-    }
+# the SQL type of every argument of the store functions
+_STORE_TYPES: Final = {
+    "content": "text",
+    "butler": "text",
+    "session_id": "uuid",
+    "importance": "double precision",
+    "ttl": "interval",
+    "subject": "text",
+    "predicate": "text",
+    "permanence": "text",
+    "scope": "text",
+    "tags": "text[]",
+    "confidence": "double precision",
+    "source_butler": "text",
+    "source_episode_id": "uuid",
+    "embedding": "public.vector",
+    "embedding_model": "text",
+    "token_count": "integer",
+    "metadata": "jsonb",
+}
+
+
+def _store_arguments(arguments: Mapping[str, Any]) -> dict[str, Typed]:
+    """A store function's arguments with their SQL types (tags as a list, metadata as jsonb)."""
+    typed: dict[str, Typed] = {}
+    for name, value in arguments.items():
+        if name == "tags" and value is not None:
+            value = list(value)
+        elif name == "metadata" and value is not None:
+            value = Jsonb(value)
+        typed[name] = (_STORE_TYPES[name], value)
+    return typed
 
 
 @dataclass(frozen=True)
@@ -277,120 +262,30 @@ class MemoryClient(SqlClient):
 
     # Storing ----------------------------------------------------------------------------------------
 
-    def store_episode(
-        self,
-        *,
-        content: str,
-        butler: str,
-        session_id: UUID | None = None,
-        importance: float | None = None,
-        embedding: Vector = None,
-        embedding_model: str | None = None,
-        token_count: int | None = None,
-        metadata: dict[str, Any] | None = None,
-        ttl: timedelta | None = None,
-    ) -> StoredMemory:
+    def store_episode(self, **arguments: Unpack[EpisodeArguments]) -> StoredMemory:
         """pymem.memory_store_episode: the stored episode (expires_at: the butler's TTL unless ttl is given)."""
-        return self._one(
-            StoredMemory,
-            "memory_store_episode",
-            **_episode_arguments(
-                content=content,
-                butler=butler,
-                session_id=session_id,
-                importance=importance,
-                embedding=embedding,
-                embedding_model=embedding_model,
-                token_count=token_count,
-                metadata=metadata,
-                ttl=ttl,
-            ),
-        )
+        return self._one(StoredMemory, "memory_store_episode", **_store_arguments(arguments))
 
-    def store_fact(
-        self,
-        *,
-        subject: str,
-        predicate: str,
-        content: str,
-        importance: float | None = None,
-        permanence: str | None = None,
-        scope: str | None = None,
-        tags: Sequence[str] | None = None,
-        confidence: float | None = None,
-        source_butler: str | None = None,
-        source_episode_id: UUID | None = None,
-        embedding: Vector = None,
-        embedding_model: str | None = None,
-        token_count: int | None = None,
-        metadata: dict[str, Any] | None = None,
-    ) -> StoredMemory:
+    def store_fact(self, **arguments: Unpack[FactArguments]) -> StoredMemory:
         """pymem.memory_store_fact: the stored fact, with the id of the fact it superseded."""
-        return self._one(
-            StoredMemory,
-            "memory_store_fact",
-            **_fact_arguments(
-                subject=subject,
-                predicate=predicate,
-                content=content,
-                importance=importance,
-                permanence=permanence,
-                scope=scope,
-                tags=tags,
-                confidence=confidence,
-                source_butler=source_butler,
-                source_episode_id=source_episode_id,
-                embedding=embedding,
-                embedding_model=embedding_model,
-                token_count=token_count,
-                metadata=metadata,
-            ),
-        )
+        return self._one(StoredMemory, "memory_store_fact", **_store_arguments(arguments))
 
-    def store_rule(
-        self,
-        *,
-        content: str,
-        scope: str | None = None,
-        tags: Sequence[str] | None = None,
-        permanence: str | None = None,
-        source_butler: str | None = None,
-        source_episode_id: UUID | None = None,
-        embedding: Vector = None,
-        embedding_model: str | None = None,
-        token_count: int | None = None,
-        metadata: dict[str, Any] | None = None,
-    ) -> StoredMemory:
+    def store_rule(self, **arguments: Unpack[RuleArguments]) -> StoredMemory:
         """pymem.memory_store_rule: the stored candidate rule."""
-        return self._one(
-            StoredMemory,
-            "memory_store_rule",
-            **_rule_arguments(
-                content=content,
-                scope=scope,
-                tags=tags,
-                permanence=permanence,
-                source_butler=source_butler,
-                source_episode_id=source_episode_id,
-                embedding=embedding,
-                embedding_model=embedding_model,
-                token_count=token_count,
-                metadata=metadata,
-            ),
-        )
+        return self._one(StoredMemory, "memory_store_rule", **_store_arguments(arguments))
 
-    def store_episodes(self, episodes: Sequence[Mapping[str, Any]]) -> None:
-        """pymem.memory_store_episode once per element (the keyword arguments of store_episode), in one
-        executemany: a bulk load that needs no rows back. Every element gives the same arguments."""
-        self._many("memory_store_episode", [_episode_arguments(**episode) for episode in episodes])
+    def store_episodes(self, episodes: Sequence[EpisodeArguments]) -> None:
+        """pymem.memory_store_episode once per element, in one executemany: a bulk load that needs no rows
+        back. Every element gives the same arguments."""
+        self._many("memory_store_episode", [_store_arguments(episode) for episode in episodes])
 
-    def store_facts(self, facts: Sequence[Mapping[str, Any]]) -> None:
-        """pymem.memory_store_fact once per element (the keyword arguments of store_fact); see store_episodes."""
-        self._many("memory_store_fact", [_fact_arguments(**fact) for fact in facts])
+    def store_facts(self, facts: Sequence[FactArguments]) -> None:
+        """pymem.memory_store_fact once per element; see store_episodes."""
+        self._many("memory_store_fact", [_store_arguments(fact) for fact in facts])
 
-    def store_rules(self, rules: Sequence[Mapping[str, Any]]) -> None:
-        """pymem.memory_store_rule once per element (the keyword arguments of store_rule); see store_episodes."""
-        self._many("memory_store_rule", [_rule_arguments(**rule) for rule in rules])
+    def store_rules(self, rules: Sequence[RuleArguments]) -> None:
+        """pymem.memory_store_rule once per element; see store_episodes."""
+        self._many("memory_store_rule", [_store_arguments(rule) for rule in rules])
 
     # Reading ----------------------------------------------------------------------------------------
 
@@ -442,7 +337,7 @@ class MemoryClient(SqlClient):
             SearchRow,
             "memory_search",
             query=("text", query),
-            types=("text[]", _text_array(types)),
+            types=("text[]", list(types) if types is not None else None),
             scope=("text", scope),
             mode=("text", mode),
             limit=("integer", limit),

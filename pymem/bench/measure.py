@@ -237,7 +237,11 @@ def batch_ingest(
     done = 0
     with connect_app(scratch) as conn:
         client = MemoryClient(conn)
-        store = {"fact": client.store_facts, "episode": client.store_episodes, "rule": client.store_rules}
+        store: dict[str, Callable[[list[Any]], None]] = {
+            "fact": client.store_facts,
+            "episode": client.store_episodes,
+            "rule": client.store_rules,
+        }
         while (item := batches.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
