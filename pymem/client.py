@@ -390,6 +390,20 @@ class MemoryClient(SqlClient):
         """pymem.memory_stats: counts and health of the tenant's memories."""
         return self._one(StatsRow, "memory_stats", scope=("text", scope))
 
+    def touch_references(
+        self, *, memory_types: Sequence[str], memory_ids: Sequence[UUID], referenced_at: datetime | None = None
+    ) -> int:
+        """pymem.memory_touch_references: the reference bumps of reads a replica served, applied on the primary
+        (one per pair; unknown ids and other tenants' are ignored); the number of memories bumped."""
+        return int(
+            self._scalar(
+                "memory_touch_references",
+                memory_types=("text[]", list(memory_types)),
+                memory_ids=("uuid[]", list(memory_ids)),
+                referenced_at=("timestamptz", referenced_at),
+            )
+        )
+
     # Changing ---------------------------------------------------------------------------------------
 
     def confirm(self, *, type: str, id: UUID) -> ConfirmResult:

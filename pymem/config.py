@@ -6,9 +6,11 @@ PYMEM_APP_DSN    DSN the application uses (default: PYMEM_DSN with user pymem_ap
 PYMEM_APP_PASSWORD  password of pymem_app when PYMEM_APP_DSN is not given
 PYMEM_DATA_DIR   where the embedded server keeps its data (default: per-user data dir)
 PYMEM_DATABASE   database name on the embedded server (default: pymem)
+PYMEM_REPLICA_DSN  pymem_app DSN of a read replica (a hot standby of the database): `pymem serve`
+                 then runs its read tools there and forwards their reference bumps to the primary
 PYMEM_TENANT     the tenant of the command line and of `pymem serve` over stdio
                  (the command line defaults to "default"; stdio serving refuses to guess)
-PYMEM_CONFIG     a TOML file with any of: tenant, dsn, app_dsn, data_dir, database
+PYMEM_CONFIG     a TOML file with any of: tenant, dsn, app_dsn, replica_dsn, data_dir, database
                  (default: <user config dir>/pymem/config.toml when it exists); the
                  environment overrides the file
 PYMEM_EMBEDDINGS  off: store and search without embeddings (keyword only)
@@ -33,7 +35,7 @@ import platformdirs
 
 from pymem.errors import InvalidArgumentError
 
-FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "data_dir", "database"})
+FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database"})
 
 
 def _env(name: str) -> str | None:
@@ -46,6 +48,7 @@ class Settings:
     dsn: str | None = None
     app_dsn: str | None = None
     app_password: str | None = None
+    replica_dsn: str | None = None  # pymem_app on a read replica: `pymem serve` reads there
     data_dir: Path = field(default_factory=lambda: Path(platformdirs.user_data_dir("pymem")))
     database: str = "pymem"
     tenant: str = "default"
@@ -70,6 +73,7 @@ class Settings:
             dsn=get("PYMEM_DSN", "dsn"),
             app_dsn=get("PYMEM_APP_DSN", "app_dsn"),
             app_password=_env("PYMEM_APP_PASSWORD"),
+            replica_dsn=get("PYMEM_REPLICA_DSN", "replica_dsn"),
             data_dir=Path(data_dir).expanduser() if data_dir else Path(platformdirs.user_data_dir("pymem")),
             database=get("PYMEM_DATABASE", "database") or "pymem",
             tenant=tenant or "default",

@@ -12,15 +12,25 @@ pymem.context.) No tool takes a tenant: a call carrying ``tenant``, ``tenant_id`
 the tool does not declare is refused with INVALID_PARAMS. An admin token may pass ``as_tenant``,
 which is logged (both tenants named) in that tenant's audit trail. At start, the server writes the
 butler.toml files into the database (pymem.butler_settings) for the tenants it serves.
+
+With a read replica (PYMEM_REPLICA_DSN: a hot standby's pymem_app), the read tools (memory_search,
+memory_recall, memory_get, memory_stats, memory_context) run there in a READ ONLY transaction, where the
+SQL reads skip their reference bumps; the server then forwards the bumps of the memories they returned to
+the primary (pymem.memory_touch_references), queueing them while the primary is unreachable (see
+ReferenceForwarder). Writes, and admin calls with as_tenant (their elevation is logged), go to the primary.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
+import threading
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 from uuid import UUID
@@ -55,7 +65,9 @@ from pymem.models import (
     MemoryRecord,
     MemoryType,
     Permanence,
+    RecallHit,
     RecallResult,
+    SearchHit,
     SearchMode,
     SearchResult,
     StatsResult,
@@ -95,14 +107,109 @@ class Caller:
         return SCOPE_ADMIN in self.scopes
 
 
+Reference = tuple[str, UUID]  # (memory_type, memory_id) of a memory a read returned
+
+
+@dataclass(frozen=True)
+class ReplicaBumps:
+    """The reference bumps of one read served by the replica: its tenant, caller, memories and moment."""
+
+    tenant_id: str
+    actor: str
+    references: tuple[Reference, ...]
+    at: datetime
+
+
+@dataclass
+class ReferenceForwarder:
+    """Applies the reference bumps of replica reads on the primary (pymem.memory_touch_references), one
+    tenant transaction per read, right after the read. When the primary cannot be reached they wait in a
+    bounded queue and go with the next replica read (no sooner than retry_after seconds after a failure);
+    past max_pending references the oldest are dropped, and every drop is counted in a warning."""
+
+    pool: ConnectionPool  # the primary's
+    max_pending: int = 10_000
+    retry_after: float = 5.0
+    timeout: float = 2.0  # how long a forward may wait for a primary connection
+    dropped: int = 0
+    _queue: deque[ReplicaBumps] = field(default_factory=deque)
+    _queued: int = 0
+    _retry_at: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def pending(self) -> int:
+        """References waiting for the primary."""
+        return self._queued
+
+    def forward(self, bumps: ReplicaBumps | None = None, *, force: bool = False) -> None:
+        """Queue bumps (if any) and apply what is queued, unless a recent failure says to wait (force: try)."""
+        with self._lock:
+            if bumps is not None and bumps.references:
+                self._queue.append(bumps)
+                self._queued += len(bumps.references)
+                self._drop_oldest()
+            if not self._queue or (not force and time.monotonic() < self._retry_at):
+                return
+            batch = list(self._queue)
+            self._queue.clear()
+            self._queued = 0
+        for done, item in enumerate(batch):
+            try:
+                with (
+                    self.pool.connection(timeout=self.timeout) as conn,
+                    tenant_transaction(conn, item.tenant_id, actor=item.actor),
+                ):
+                    types, ids = zip(*item.references, strict=True)
+                    MemoryClient(conn).touch_references(memory_types=types, memory_ids=ids, referenced_at=item.at)
+            except psycopg.OperationalError as exc:  # the primary is unreachable (or a PoolTimeout): keep them
+                self._requeue(batch[done:], exc)
+                return
+            except psycopg.Error:
+                log.exception(
+                    "%d reference bump(s) of a replica read were refused by the primary and are lost",
+                    len(item.references),
+                )
+
+    def _requeue(self, items: list[ReplicaBumps], exc: Exception) -> None:
+        with self._lock:
+            self._queue.extendleft(reversed(items))
+            self._queued += sum(len(item.references) for item in items)
+            self._drop_oldest()
+            self._retry_at = time.monotonic() + self.retry_after
+            pending = self._queued
+        log.warning("the primary is unreachable (%s): %d reference bump(s) of replica reads wait for it", exc, pending)
+
+    def _drop_oldest(self) -> None:
+        while self._queued > self.max_pending:
+            lost = self._queue.popleft()
+            self._queued -= len(lost.references)
+            self.dropped += len(lost.references)
+            log.warning(
+                "the reference bump queue is full (%d): %d bump(s) of a replica read dropped, %d in all",
+                self.max_pending,
+                len(lost.references),
+                self.dropped,
+            )
+
+
+@dataclass(frozen=True)
+class ReadReplica:
+    """The read replica's pool (READ ONLY transactions) and the forwarder of its reads' reference bumps."""
+
+    pool: ConnectionPool
+    bumps: ReferenceForwarder
+
+
 @dataclass
 class Runtime:
-    """What the server's lifespan owns: the pool, the embedder, the stdio tenant."""
+    """What the server's lifespan owns: the pool, the embedder, the stdio tenant, the read replica."""
 
     pool: ConnectionPool
     embeddings: EmbeddingService
     stdio_tenant: str | None
     owns_pool: bool = True
+    replica: ReadReplica | None = None
 
 
 def _runtime(ctx: Context) -> Runtime:
@@ -139,17 +246,21 @@ async def _run(
     scope: str,
     as_tenant: str | None,
     work: Callable[[MemoryClient], T],
+    references: Callable[[T], Iterable[Reference]] | None = None,
 ) -> T:
     """work(client) in one transaction bound to the caller's tenant (or as_tenant, for an admin), in a
-    worker thread; database errors become tool errors with the database's message."""
+    worker thread; database errors become tool errors with the database's message. A read (references: the
+    memories its result bumps) runs on the read replica when there is one, and the bumps are then forwarded
+    to the primary; a replica that cannot answer, or does not have the memory asked for, sends the read to
+    the primary (_ask_the_primary)."""
     if scope not in caller.scopes:
         raise ToolError(f"permission denied: {tool} needs the scope {scope}, which this caller does not have")
     if as_tenant is not None and not caller.is_admin:
         raise ToolError(f"permission denied: as_tenant needs the scope {SCOPE_ADMIN} (admin callers only)")
     runtime = _runtime(ctx)
 
-    def transaction() -> T:
-        with runtime.pool.connection() as conn:
+    def transaction(pool: ConnectionPool) -> T:
+        with pool.connection() as conn:
             if as_tenant is None or as_tenant == caller.tenant_id:
                 with tenant_transaction(conn, caller.tenant_id, actor=caller.principal):
                     return work(MemoryClient(conn))
@@ -158,8 +269,25 @@ async def _run(
             ):
                 return work(MemoryClient(conn))
 
+    def call() -> T:
+        replica = runtime.replica
+        # an admin's as_tenant read stays on the primary: its elevation is written to the audit trail
+        if references is None or replica is None or as_tenant not in (None, caller.tenant_id):
+            return transaction(runtime.pool)
+        at = datetime.now(UTC)
+        try:
+            result = transaction(replica.pool)
+        except psycopg.Error as exc:
+            if not _ask_the_primary(exc):
+                raise
+            if exc.sqlstate != "PM003":
+                log.warning("%s: the read replica cannot answer (%s); reading from the primary", tool, exc)
+            return transaction(runtime.pool)
+        replica.bumps.forward(ReplicaBumps(caller.tenant_id, caller.principal, tuple(references(result)), at))
+        return result
+
     try:
-        return await anyio.to_thread.run_sync(transaction)
+        return await anyio.to_thread.run_sync(call)
     except PymemError as exc:
         raise ToolError(str(exc)) from None
     except psycopg.Error as exc:
@@ -168,6 +296,27 @@ async def _run(
             raise ToolError(str(mapped)) from None
         log.exception("%s failed", tool)
         raise ToolError(f"{tool} failed: a database error (the server log has the details)") from None
+
+
+def _ask_the_primary(exc: psycopg.Error) -> bool:
+    """A replica read that the primary should answer instead: the replica is unreachable (PoolTimeout, a lost
+    connection, 08xxx), shutting down or starting up (57Pxx), or the read was cancelled by a conflict with
+    recovery (40001); or the memory was not found (PM003), as one stored a moment ago, not replayed yet, is."""
+    if exc.sqlstate == "PM003":
+        return True
+    return isinstance(exc, psycopg.OperationalError) and (
+        exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P", "40"))
+    )
+
+
+def _returned(hits: Iterable[SearchHit | RecallHit]) -> list[Reference]:
+    """The memories a search or recall returned: each one's reference is bumped."""
+    return [(hit.memory_type, hit.memory_id) for hit in hits]
+
+
+def _nothing(_: object) -> list[Reference]:
+    """A read that bumps no reference (memory_stats, memory_context)."""
+    return []
 
 
 async def _embed(ctx: Context, text: str) -> np.ndarray | None:
@@ -322,6 +471,7 @@ async def memory_search(
             min_confidence=min_confidence,
             query_embedding=vector,
         ),
+        references=_returned,
     )
     return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
 
@@ -348,6 +498,7 @@ async def memory_recall(
         SCOPE_READ,
         as_tenant,
         lambda db: db.recall(topic=topic, scope=scope, limit=limit, query_embedding=vector),
+        references=_returned,
     )
     return RecallResult(topic=topic, scope=scope, results=hits)
 
@@ -360,7 +511,15 @@ async def memory_get(
     as_tenant: AsTenant = None,
 ) -> MemoryRecord:
     """Fetch one memory by type and id, with every column. Counts as a reference."""
-    return await _run(ctx, caller, "memory_get", SCOPE_READ, as_tenant, lambda db: db.get(type=type, id=id))
+    return await _run(
+        ctx,
+        caller,
+        "memory_get",
+        SCOPE_READ,
+        as_tenant,
+        lambda db: db.get(type=type, id=id),
+        references=lambda record: [(record.memory_type, record.memory_id)],
+    )
 
 
 async def memory_confirm(
@@ -431,7 +590,9 @@ async def memory_stats(
     state, note = _runtime(ctx).embeddings.status()
     if state == "unavailable":
         note = f"{note}; every search is keyword-only"
-    row = await _run(ctx, caller, "memory_stats", SCOPE_READ, as_tenant, lambda db: db.stats(scope=scope))
+    row = await _run(
+        ctx, caller, "memory_stats", SCOPE_READ, as_tenant, lambda db: db.stats(scope=scope), references=_nothing
+    )
     age = row.episode_backlog_age
     return StatsResult(
         **row.model_dump(exclude={"episode_backlog_age", "embedding_models"}),
@@ -465,6 +626,7 @@ async def memory_context(
         lambda db: context.build_context(
             db, trigger_prompt=trigger_prompt, butler=butler, token_budget=token_budget, query_embedding=vector
         ),
+        references=_nothing,
     )
     return ContextResult(
         butler=butler,
@@ -547,7 +709,8 @@ class ServerOptions:
     butlers_dir: Path | None = None
     butler_tenants: tuple[str, ...] = ()  # tenants whose butler settings are written from butlers_dir at start
     http_url: str | None = None  # set for HTTP: bearer tokens are then required
-    owns_pool: bool = True
+    owns_pool: bool = True  # the server opens and closes pool (and replica_pool)
+    replica_pool: ConnectionPool | None = None  # a read replica's pymem_app pool (pymem.pool.make_pool(read_only=True))
 
 
 def sync_butler_settings(options: ServerOptions) -> None:
@@ -561,26 +724,41 @@ def sync_butler_settings(options: ServerOptions) -> None:
         log.info("butler settings of tenant %r: %d butler file(s) from %s", tenant, len(written), options.butlers_dir)
 
 
+def _last_forward(bumps: ReferenceForwarder) -> None:
+    """At shutdown: one last try to forward the queued bumps; what remains is lost, and counted."""
+    bumps.forward(force=True)
+    if bumps.pending:
+        log.warning("%d reference bump(s) of replica reads never reached the primary and are lost", bumps.pending)
+
+
 def build_server(options: ServerOptions) -> MCPServer[Runtime]:
     """The MCP server with its twelve tools (and, for HTTP, bearer-token authentication)."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
+        replica = options.replica_pool
         runtime = Runtime(
             pool=options.pool,
             embeddings=options.embeddings,
             stdio_tenant=options.stdio_tenant,
             owns_pool=options.owns_pool,
+            replica=ReadReplica(replica, ReferenceForwarder(options.pool)) if replica is not None else None,
         )
         if options.owns_pool:
             await anyio.to_thread.run_sync(lambda: options.pool.open(wait=True, timeout=30))
+            if replica is not None:
+                await anyio.to_thread.run_sync(lambda: replica.open(wait=True, timeout=30))
         if options.butlers_dir is not None:
             await anyio.to_thread.run_sync(sync_butler_settings, options)
         try:
             yield runtime
         finally:
+            if runtime.replica is not None:
+                await anyio.to_thread.run_sync(_last_forward, runtime.replica.bumps)
             if options.owns_pool:
                 await anyio.to_thread.run_sync(options.pool.close)
+                if replica is not None:
+                    await anyio.to_thread.run_sync(replica.close)
 
     auth_kwargs: dict[str, Any] = {}
     if options.http_url is not None:

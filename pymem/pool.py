@@ -18,6 +18,11 @@ def _configure(conn: Connection[Any]) -> None:
     register_vector(conn)
 
 
+def _configure_read_only(conn: Connection[Any]) -> None:
+    register_vector(conn)
+    conn.read_only = True  # every transaction of the pool is BEGIN READ ONLY
+
+
 def _reset(conn: Connection[Any]) -> None:
     # The tenant is transaction-local, so this is a second guard, not the mechanism.
     conn.execute("reset role")
@@ -28,16 +33,26 @@ def _reset(conn: Connection[Any]) -> None:
         raise LeakedSessionStateError(f"connection returned with session state {row!r}")
 
 
-def make_pool(app_dsn: str, *, min_size: int = 1, max_size: int = 8, open: bool = True) -> ConnectionPool:
+def make_pool(
+    app_dsn: str,
+    *,
+    min_size: int = 1,
+    max_size: int = 8,
+    open: bool = True,
+    read_only: bool = False,
+    timeout: float = 30.0,
+) -> ConnectionPool:
     """A pool of pymem_app connections in autocommit mode: each call opens its own
-    transaction with pymem.tenancy.tenant_transaction."""
+    transaction with pymem.tenancy.tenant_transaction. read_only: every such transaction is
+    READ ONLY (a read replica's pool); timeout: how long getting a connection may wait."""
     return ConnectionPool(
         app_dsn,
         min_size=min_size,
         max_size=max_size,
         kwargs={"autocommit": True},
-        configure=_configure,
+        configure=_configure_read_only if read_only else _configure,
         reset=_reset,
         open=open,
-        name="pymem",
+        timeout=timeout,
+        name="pymem-replica" if read_only else "pymem",
     )

@@ -29,9 +29,14 @@ TOOLS = {
 
 
 def stdio_like_server(
-    pool: ConnectionPool, embedder: Embedder | None, tenant: str = "acme", butlers_dir: Path | None = None
+    pool: ConnectionPool,
+    embedder: Embedder | None,
+    tenant: str = "acme",
+    butlers_dir: Path | None = None,
+    replica_pool: ConnectionPool | None = None,
 ) -> MCPServer[Runtime]:
-    """The server as `pymem serve` builds it for stdio, on a pool the test owns."""
+    """The server as `pymem serve` builds it for stdio, on a pool the test owns (and, with replica_pool,
+    a read replica's pool the test owns: the read tools run there)."""
     return build_server(
         ServerOptions(
             pool=pool,
@@ -39,6 +44,7 @@ def stdio_like_server(
             stdio_tenant=tenant,
             butlers_dir=butlers_dir,
             owns_pool=False,
+            replica_pool=replica_pool,
         )
     )
 

@@ -3,6 +3,8 @@
 stdio is for one local agent: the tenant is the operator's (PYMEM_TENANT or the config
 file), and the server refuses to start without one. HTTP is for shared deployments: every
 request carries a bearer token (`pymem token create`) that names its tenant and scopes.
+With a read replica (PYMEM_REPLICA_DSN, `replica_dsn` in the config file, or replica_dsn here: the
+pymem_app DSN of a hot standby), the read tools run on it and writes on the primary (pymem.mcp_server).
 Logs go to stderr; over stdio, stdout belongs to the protocol.
 """
 
@@ -46,6 +48,7 @@ def serve(
     port: int = 8765,
     tenant: str | None = None,
     butlers_dir: Path | None = None,
+    replica_dsn: str | None = None,
 ) -> int:
     started = time.monotonic()
     tenant_id = stdio_tenant(settings, tenant) if transport == "stdio" else None
@@ -53,6 +56,9 @@ def serve(
         raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
     db = open_database(settings)
     pool = make_pool(db.app_dsn, open=False)
+    replica_dsn = replica_dsn or settings.replica_dsn
+    # a replica that cannot answer within the timeout sends the read to the primary
+    replica_pool = make_pool(replica_dsn, open=False, read_only=True, timeout=5) if replica_dsn else None
     embeddings = EmbeddingService(embedder_from_settings(settings))
     if settings.embeddings:  # rows of another model are flagged for `pymem reembed`
         record_embedding_model(db.migrator_dsn, embeddings.model_id)
@@ -70,9 +76,12 @@ def serve(
         butlers_dir=butlers_dir or butlers.butlers_dir(),
         butler_tenants=token_tenants,
         http_url=f"http://{host}:{port}" if transport == "http" else None,
+        replica_pool=replica_pool,
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
+    if replica_pool is not None:
+        log.info("read tools go to the read replica; writes and reference bumps to the primary")
     if transport == "stdio":
         log.info("serving tenant %r over stdio", tenant_id)
         server.run("stdio")

@@ -205,3 +205,6 @@ pymem.memory_janitor_plan(integer, double precision, text[]),
 pymem.memory_reembed_plan(text, integer, text[])
 to pymem_admin;
 grant execute on function pymem_private.require_dedup_threshold(double precision) to pymem_app, pymem_admin;
+
+-- Reference bumps of reads served by a read replica, forwarded to the primary (155-touch.sql).
+grant execute on function pymem.memory_touch_references(text[], uuid[], timestamptz) to pymem_app, pymem_analyst;
