@@ -128,6 +128,7 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
         port=args.port,
         tenant=args.tenant,
         butlers_dir=Path(args.butlers_dir) if args.butlers_dir else None,
+        replica_dsn=args.replica_dsn,
     )
 
 
@@ -176,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8765, help="HTTP: port (default 8765)")
     srv.add_argument("--tenant", help="stdio: the tenant to serve (default: $PYMEM_TENANT or the config file)")
     srv.add_argument("--butlers-dir", help="where <butler>/butler.toml files are (default: $PYMEM_BUTLERS_DIR)")
+    srv.add_argument(
+        "--replica-dsn", help="pymem_app DSN of a read replica for the read tools (default: $PYMEM_REPLICA_DSN)"
+    )
     srv.set_defaults(func=_serve)
     token_cli.register(sub)
     butler_cli.register(sub)
