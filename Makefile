@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint snapshot eval bench clean
+.PHONY: install demo test lint snapshot eval bench bench-100k clean
 
 install: $(STAMP)
 
@@ -33,6 +33,10 @@ eval: install
 # Speed figures (under 15 minutes on 2 cores). Writes bench/results.json and bench/results.md.
 bench: install
 	$(BIN)/pymem bench --json bench/results.json --markdown bench/results.md
+
+# Issue 14's targets at 100k memories per tenant (3 tenants x 10k and 100k; about 7 minutes on 2 cores).
+bench-100k: install
+	$(BIN)/pymem bench --scale 100k --json bench/results-100k.json --markdown bench/results-100k.md
 
 lint: install
 	$(BIN)/ruff check pymem tests migrations

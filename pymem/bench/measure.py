@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import os
 import queue
+import re
 import shutil
 import sys
 import threading
@@ -360,17 +361,58 @@ def _recall(found: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float
 
 
 EF_SEARCH = (40, 100, 200)
-TARGET_EF_SEARCH = 100  # what memory_search sets (sql/functions/130-candidates.sql: max(100, depth))
+# the candidate depth of the benchmarked calls (sql/functions/140-search.sql: memory_search passes its
+# limit; 150-recall.sql: memory_recall max(3 x limit, 30)); memory_candidates sets
+# hnsw.ef_search = least(cap, greatest(floor, depth)) (sql/functions/130-candidates.sql)
+SEARCH_DEPTHS = {"memory_search limit 20": 20, "memory_recall limit 10": 30}
+_EF_FORMULA = re.compile(
+    r"least\(\s*(?P<cap>\d+)\s*,\s*greatest\(\s*(?P<floor>\d+)\s*,\s*p_depth\s*\)\s*\)"
+    r"|greatest\(\s*(?P<floor_only>\d+)\s*,\s*p_depth\s*\)",
+    re.IGNORECASE,
+)
+
+
+def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
+    """The vector index settings a search uses, read from the database (not assumed): the SET
+    clause of pymem_private.memory_candidates and the ef_search formula in its body, applied to
+    the depths of the benchmarked calls."""
+    row = conn.execute(
+        "select p.proconfig, pg_catalog.pg_get_functiondef(p.oid) from pg_catalog.pg_proc as p"
+        " join pg_catalog.pg_namespace as n on n.oid = p.pronamespace"
+        " where n.nspname = 'pymem_private' and p.proname = 'memory_candidates' order by p.oid desc limit 1"
+    ).fetchone()
+    if row is None:
+        return {"ef_search": 100, "iterative_scan": None, "source": "pymem_private.memory_candidates not found"}
+    config = dict(item.split("=", 1) for item in (row[0] or []))
+    declared = int(config["hnsw.ef_search"]) if config.get("hnsw.ef_search", "").isdigit() else None
+    found = _EF_FORMULA.search(row[1] or "")
+    if found is not None:
+        floor = int(found["floor"] or found["floor_only"])
+        cap = int(found["cap"]) if found["cap"] else None
+        by_call = {
+            call: min(cap, max(floor, depth)) if cap else max(floor, depth) for call, depth in SEARCH_DEPTHS.items()
+        }
+        formula = f"least({cap}, greatest({floor}, depth))" if cap else f"greatest({floor}, depth)"
+        source = f"memory_candidates sets {formula}: " + ", ".join(
+            f"{call} (depth {SEARCH_DEPTHS[call]}) -> {ef}" for call, ef in by_call.items()
+        )
+        ef = max(by_call.values())
+    else:
+        ef = declared or 100
+        source = f"memory_candidates declares hnsw.ef_search {declared} (no ef_search formula found in its body)"
+    return {"ef_search": ef, "iterative_scan": config.get("hnsw.iterative_scan"), "source": source}
 
 
 def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int = 10) -> dict[str, Any]:
     """The facts table's vector index over every tenant (plain ORDER BY <=> LIMIT k) at several
-    hnsw.ef_search values, against an exact scan with index scans disabled, as the migrator."""
+    hnsw.ef_search values, with the iterative scan searches use, against an exact scan with index
+    scans disabled, as the migrator. The target is read at the ef_search searches set."""
     with psycopg.connect(scratch.migrator_dsn, autocommit=True) as conn:
         register_vector(conn)
         conn.execute("select public.vector_dims('[1]'::public.vector)")  # loads pgvector: its settings exist
         row = conn.execute("select current_setting('hnsw.ef_search', true), count(*) from pymem.facts").fetchone()
         assert row is not None
+        used = search_settings(conn)
         exact_sql = "select id::text, embedding operator(public.<=>) %(q)s from pymem.facts order by 2 limit %(k)s"
         ann_sql = (
             "select id::text, embedding operator(public.<=>) %(q)s from pymem.facts"
@@ -382,12 +424,14 @@ def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int 
                 conn.execute("set local enable_indexscan = off")
                 exact.append(conn.execute(exact_sql, {"q": vector, "k": k}).fetchall())
         sweep: dict[str, Any] = {}
-        for ef in EF_SEARCH:
+        for ef in sorted({*EF_SEARCH, used["ef_search"]}):
             recalls = []
             latency = []
             for vector, truth in zip(vectors, exact, strict=True):
                 with conn.transaction():
                     conn.execute("select set_config('hnsw.ef_search', %s, true)", (str(ef),))
+                    if used["iterative_scan"]:
+                        conn.execute("select set_config('hnsw.iterative_scan', %s, true)", (used["iterative_scan"],))
                     started = time.perf_counter()
                     found = conn.execute(ann_sql, {"q": vector, "k": k}).fetchall()
                     latency.append(time.perf_counter() - started)
@@ -397,12 +441,14 @@ def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int 
                 "min": round(float(np.min(recalls)), 4) if recalls else None,
                 "ann_latency": stats(latency),
             }
-    chosen = sweep[str(TARGET_EF_SEARCH)]
+    chosen = sweep[str(used["ef_search"])]
     return {
         "table": "pymem.facts",
         "rows": int(row[1]),
         "server_ef_search": row[0],
-        "ef_search": TARGET_EF_SEARCH,
+        "ef_search": used["ef_search"],
+        "iterative_scan": used["iterative_scan"],
+        "settings_source": used["source"],
         "k": k,
         "queries": len(vectors),
         "recall_at_k": chosen["recall_at_k"],

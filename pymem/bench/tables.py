@@ -17,10 +17,12 @@ def markdown(results: dict[str, Any]) -> str:
     targets = [
         [
             f"`{t['name']}`",
-            _fmt(t["measured"], 3 if t["unit"] == "recall" else 1)
+            _fmt(t["measured"], 3 if t["unit"] in ("recall", "x") else 1)
             + (f" {t['unit']}" if t["measured"] is not None else ""),
             f"{t['target']} {t['unit']}",
-            _fmt(t["met"]),
+            f"{t['goal']} {t['unit']}" if t.get("goal") else "-",
+            _status(t),
+            t.get("measured_at") or "-",
             t["run"],
         ]
         for t in results["targets"]
@@ -51,11 +53,18 @@ def markdown(results: dict[str, Any]) -> str:
         "",
         f"Run {m['date']} in {results['wall_s']:.0f} s (`{results['command']}`).",
         "",
+    ]
+    if results.get("note"):
+        lines += [str(results["note"]), ""]
+    lines += [
         table(["machine", ""], environment_rows(m)),
         "",
         "## Targets",
         "",
-        table(["target", "measured", "goal", "met", "run"], targets),
+        "A target is read at the size per tenant in its name (or at the largest scale run); one whose size"
+        " was not run is not measured. `met` compares with the target; a stricter goal is reported beside it.",
+        "",
+        table(["target", "measured", "target", "goal", "met", "measured at", "run"], targets),
         "",
         "## Latency by scale (ms; search: hybrid, limit 20; recall: limit 10; one tenant under RLS)",
         "",
@@ -87,8 +96,9 @@ def markdown(results: dict[str, Any]) -> str:
         f" {_fmt(fr.get('recall_at_k'), 3)} as configured (min {_fmt(fr.get('min'), 3)}),"
         f" {_fmt((fr.get('index') or {}).get('recall_at_k'), 3)} forced through the vector index"
         f" (min {_fmt((fr.get('index') or {}).get('min'), 3)}); {fr.get('queries')} queries",
-        f"- HNSW recall@10 ({hr.get('table')}, {hr.get('rows')} rows, {hr.get('queries')} queries) by"
-        " hnsw.ef_search: "
+        f"- HNSW recall@10 ({hr.get('table')}, {hr.get('rows')} rows, {hr.get('queries')} queries, iterative scan"
+        f" {hr.get('iterative_scan') or 'off'}; searches use ef_search {hr.get('ef_search')}:"
+        f" {hr.get('settings_source')}) by hnsw.ef_search: "
         + ", ".join(
             f"{ef}: {_fmt(r['recall_at_k'], 3)} (p95 {_fmt(r['ann_latency'].get('p95_ms'))} ms)"
             for ef, r in (hr.get("by_ef_search") or {}).items()
@@ -117,4 +127,24 @@ def markdown(results: dict[str, Any]) -> str:
         table(["load (per tenant x tenants)", "rows", "COPY + INSERT s", "vector indexes + ANALYZE s"], loads),
         "",
     ]
+    phases = results.get("phases") or []
+    if phases:
+        lines += [
+            "## Where the time went",
+            "",
+            table(
+                ["phase", "s"],
+                [[x["phase"], _fmt(x["seconds"])] for x in phases] + [["total (wall)", _fmt(results["wall_s"])]],
+            ),
+            "",
+        ]
     return "\n".join(lines)
+
+
+def _status(target: dict[str, Any]) -> str:
+    if target["met"] is None:
+        return "not measured"
+    met = "yes" if target["met"] else "no"
+    if target.get("goal") and target.get("goal_met") is not None:
+        met += f" (goal: {'yes' if target['goal_met'] else 'no'})"
+    return met
