@@ -575,3 +575,30 @@ def test_as_of_in_the_future_is_rejected_by_search(as_tenant: Tenant) -> None:
     with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
         conn.execute("select * from pymem.memory_search(query => 'x', as_of => now() + interval '1 day')")
     assert caught.value.sqlstate == "PM002"
+
+
+def test_keyword_matches_are_index_served_under_rls(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    """As pymem_app (row-level security on), the full-text match can be an index condition of the GIN index
+    (tenant_id, search_vector): pymem_private.@@@ is @@ declared LEAKPROOF (migration 0007), which the planner may
+    evaluate inside the index scan, before the policy's tenant check. Plain @@ can only be a filter tested on
+    every row of the tenant. memory_candidates matches with @@@."""
+    rows = [
+        (f"s{i}", "p", f"note {i} about the garden" if i % 50 == 0 else f"note {i} about the weather")
+        for i in range(3000)
+    ]
+    with as_tenant("acme") as conn, conn.cursor() as cur:
+        cur.executemany("insert into pymem.facts (subject, predicate, content) values (%s, %s, %s)", rows)
+    superuser.execute("analyze pymem.facts")
+
+    def plan(conn: psycopg.Connection[Any], operator: str) -> str:
+        conn.execute("set local enable_seqscan = off")
+        query = f"explain select id from pymem.facts where search_vector operator({operator}) to_tsquery('garden')"
+        return "\n".join(r[0] for r in conn.execute(query).fetchall())  # type: ignore[call-overload]
+
+    with as_tenant("acme") as conn:
+        leakproof = plan(conn, "pymem_private.@@@")
+        plain = plan(conn, "pg_catalog.@@")
+        found = search(conn, "garden", mode="keyword", limit=100)
+    assert "facts_search_idx" in leakproof and "@@@" in leakproof.split("Index Cond", 1)[1], leakproof
+    assert "Filter: (search_vector @@" in plain, plain  # what RLS makes of @@: a filter, not an index condition
+    assert len(found) == 60 and all("garden" in r["content"] for r in found)

@@ -117,14 +117,21 @@ begin atomic
         or r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
         or (pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper)
     union all
-    -- every function: pinned search_path; SECURITY DEFINER only in the private schema
+    -- every function: pinned search_path (a built-in C function, language internal, resolves no names);
+    -- SECURITY DEFINER only in the private schema
     select
         'function' as section,
         p.oid::regprocedure::text as object,  -- noqa: RF04
-        p.proconfig is not null
-        and exists (
-            select from unnest(p.proconfig) as cfg
-            where cfg like 'search_path=%'
+        (
+            p.prolang = (
+                select l.oid from pg_language as l
+                where l.lanname = 'internal'
+            )
+            or p.proconfig is not null
+            and exists (
+                select from unnest(p.proconfig) as cfg
+                where cfg like 'search_path=%'
+            )
         )
         and (not p.prosecdef or n.nspname = 'pymem_private') as ok,
         format(
@@ -145,5 +152,5 @@ ok = false marks a problem: a table without forced RLS, a policy without the ten
 admin policy without the logged-elevation check, a policy on pymem_private.api_tokens or embedding_config for any
 role but its owner, a policy on index_health or index_rebuilds for any role but an elevated pymem_admin), a grant
 to PUBLIC (or any grant on api_tokens or embedding_config), an application role or analyst that
-bypasses RLS or is unbound, a function without a pinned search_path.
+bypasses RLS or is unbound, a function without a pinned search_path (built-in C functions excepted).
 Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

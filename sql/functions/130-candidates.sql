@@ -242,7 +242,9 @@ begin
                 )
             ) as hits
         from visible as v
-        where v_tsq is not null and v.search_vector @@ v_tsq
+        -- @@@: @@ declared LEAKPROOF (migration 0007), so that under RLS the GIN index serves the match
+        -- instead of testing @@ on every row of the tenant
+        where v_tsq is not null and v.search_vector operator(pymem_private.@@@) v_tsq
     ),
     fts_hits as materialized (
         select

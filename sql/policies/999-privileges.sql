@@ -28,6 +28,8 @@ grant execute on function pymem.memory_rls_audit() to pymem_app, pymem_analyst, 
 -- memory_bind_role / memory_unbind_role: superusers and DBAs only (no grant).
 
 grant execute on function pymem_private.tenant_for_write() to pymem_app, pymem_analyst, pymem_admin;
+-- full-text matching served by the GIN index under RLS (the operator pymem_private.@@@, migration 0007)
+grant execute on function pymem_private.ts_match_leakproof(tsvector, tsquery) to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem_private.memory_exists(text, text, uuid) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.memory_state(text, jsonb) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.admin_elevated() to pymem_admin;
