@@ -56,7 +56,9 @@ begin
             function 1 gin_cmp_tslexeme(text, text),
             function 2 gin_extract_tsvector(tsvector, internal, internal),
             function 3 gin_extract_tsquery(tsvector, internal, smallint, internal, internal, internal, internal),
-            function 4 gin_tsquery_consistent(internal, smallint, tsvector, integer, internal, internal, internal, internal),
+            function 4 gin_tsquery_consistent(
+                internal, smallint, tsvector, integer, internal, internal, internal, internal
+            ),
             function 5 gin_cmp_prefix(text, text, smallint, internal),
             function 6 gin_tsquery_triconsistent(internal, smallint, tsvector, integer, internal, internal, internal),
             storage text;
