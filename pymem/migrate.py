@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 import psycopg
 
-from pymem import resources
+from pymem import __version__, resources
+from pymem.errors import IncompatibleDatabaseError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -37,8 +38,8 @@ def sql_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def head_from_files() -> str:
-    """The head revision read from the migration files themselves (no Alembic import)."""
+def _revisions_from_files() -> tuple[set[str], set[str]]:
+    """(every revision, every revision some other revises) read from the migration files (no Alembic import)."""
     revisions: set[str] = set()
     parents: set[str] = set()
     for path in sorted((resources.migrations_dir() / "versions").glob("*.py")):
@@ -50,6 +51,12 @@ def head_from_files() -> str:
         down = _DOWN_REVISION.search(source)
         if down is not None and down.group(1):
             parents.add(down.group(1))
+    return revisions, parents
+
+
+def head_from_files() -> str:
+    """The head revision read from the migration files themselves (no Alembic import)."""
+    revisions, parents = _revisions_from_files()
     return ",".join(sorted(revisions - parents))
 
 
@@ -72,9 +79,17 @@ def is_current(dsn: str) -> bool:
 
 
 def ensure_current(dsn: str) -> None:
-    """upgrade(dsn) unless the database is already current (the fast path of every start)."""
-    if not is_current(dsn):
-        upgrade(dsn)
+    """upgrade(dsn) unless the database is already current (the fast path of every start). A database
+    migrated by a newer pymem (a revision these files do not know) is refused with a clear error."""
+    if is_current(dsn):
+        return
+    at = current(dsn)
+    if at is not None and at not in _revisions_from_files()[0]:
+        raise IncompatibleDatabaseError(
+            f"the database is at schema revision {at}, which this pymem {__version__} does not know",
+            hint="it was migrated by a newer pymem: upgrade pymem, or point PYMEM_DSN / PYMEM_DATA_DIR elsewhere",
+        )
+    upgrade(dsn)
 
 
 def _config() -> Config:

@@ -14,6 +14,7 @@ from psycopg_pool import ConnectionPool
 
 from pymem import migrate
 from pymem.embeddings import DIMENSIONS, MODEL_ID, Embedder
+from pymem.errors import IncompatibleDatabaseError
 from tests.conftest import ALL_TABLES, Tenant
 from tests.mcpclient import call, stdio_like_server
 
@@ -477,3 +478,11 @@ def test_an_unknown_vector_index_kind_fails_clearly_and_changes_nothing(
             assert conn.execute("select to_regnamespace('pymem')").fetchone() == (None,)
     finally:
         superuser.execute(f"drop database if exists {name} with (force)")
+
+
+def test_a_database_of_a_newer_pymem_is_refused_clearly(superuser: psycopg.Connection[Any], db_dsn: str) -> None:
+    superuser.execute("update pymem_private.alembic_version set version_num = '9999'")
+    with pytest.raises(IncompatibleDatabaseError) as caught:
+        migrate.ensure_current(db_dsn)
+    assert "schema revision 9999, which this pymem" in str(caught.value) and "newer pymem" in str(caught.value)
+    assert superuser.execute("select version_num from pymem_private.alembic_version").fetchone() == ("9999",)
