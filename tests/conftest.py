@@ -33,6 +33,8 @@ ALL_TABLES = {
     "pymem.memory_links",
     "pymem.memory_events",
     "pymem.butler_settings",
+    "pymem.keyword_stats",
+    "pymem.keyword_lexemes",
     "pymem_private.role_tenants",
     "pymem_private.api_tokens",
     "pymem_private.embedding_config",

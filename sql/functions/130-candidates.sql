@@ -60,8 +60,6 @@ declare
     v_exact_facts boolean := false;
     v_exact_rules boolean := false;
     v_exact_episodes boolean := false;
-    v_tsq tsquery := case when p_keyword then pymem.memory_tsquery(p_query) end;
-    v_lexemes text[] := case when p_keyword then pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query)) end;
     v_trigram boolean := p_keyword and pg_catalog.cardinality(pymem.memory_cjk_runs(p_query)) > 0;
     v_terms text[] := case when p_keyword then pymem.memory_like_terms(p_query) else '{}' end;
     v_patterns text[] := (
@@ -218,71 +216,13 @@ begin
         ) as r
         where r.rank <= p_depth
     ),
-    -- BM25 (k1 = 0.9, b = 0.4) over the stored lexemes: tf = positions of a query lexeme in the row
-    -- (1 when stripped), dl = distinct lexemes of the row (length(): free, where counting every
-    -- position means unnesting the whole vector, 4x the time of the search), avgdl = the mean dl of
-    -- the matched rows (no scan of the unmatched ones), df = matched rows holding the lexeme (exact:
-    -- the OR query matches every row holding any query lexeme), N = the tenant's rows of the searched
-    -- types; score = bm25/(bm25 + 1), in [0, 1). On SciFact nDCG@10 0.687 against 0.689 for the
-    -- textbook formula over the same lexemes (whole-tenant avgdl, dl = all positions).
-    fts_docs as materialized (
-        select
-            v.kind, v.id, v.created_at, pg_catalog.length(v.search_vector)::double precision as dl,
-            -- the row's vector cut to the query lexemes: mark them weight D, keep D (C-level copies,
-            -- cheaper than ts_rank_cd); a stripped vector has no weights, so delete the other lexemes
-            coalesce(
-                nullif(
-                    pg_catalog.ts_filter(
-                        pg_catalog.setweight(pg_catalog.setweight(v.search_vector, 'A'), 'D', v_lexemes), '{d}'
-                    ),
-                    ''::tsvector
-                ),
-                pg_catalog.ts_delete(
-                    v.search_vector, pg_catalog.tsvector_to_array(pg_catalog.ts_delete(v.search_vector, v_lexemes))
-                )
-            ) as hits
-        from visible as v
-        -- @@@: @@ declared LEAKPROOF (migration 0007), so that under RLS the GIN index serves the match
-        -- instead of testing @@ on every row of the tenant
-        where v_tsq is not null and v.search_vector operator(pymem_private.@@@) v_tsq
-    ),
-    fts_hits as materialized (
-        select
-            d.kind, d.id, d.created_at, d.dl, u.lexeme,
-            coalesce(pg_catalog.cardinality(u.positions), 1)::double precision as tf
-        from fts_docs as d
-        cross join lateral pg_catalog.unnest(d.hits) as u (lexeme, positions, weights)
-    ),
-    fts_stats as materialized (
-        -- N: index-only counts on an index leading with tenant_id (~2 ms at 10k rows)
-        select
-            greatest(pg_catalog.avg(d.dl), 1.0) as avgdl,
-            (
-                case when v_facts then (select pg_catalog.count(*) from pymem.facts as f where f.tenant_id = p_tenant) else 0 end
-                + case when v_rules then (select pg_catalog.count(*) from pymem.rules as r where r.tenant_id = p_tenant) else 0 end
-                + case when v_episodes then (
-                    select pg_catalog.count(*) from pymem.episodes as e where e.tenant_id = p_tenant
-                ) else 0 end
-            )::double precision as n
-        from fts_docs as d
-        having pg_catalog.count(*) > 0
-    ),
-    fts_idf as (
-        select h.lexeme, pg_catalog.ln(1.0 + (greatest(s.n, h.df) - h.df + 0.5) / (h.df + 0.5)) as idf
-        from (select x.lexeme, pg_catalog.count(*)::double precision as df from fts_hits as x group by x.lexeme) as h
-        cross join fts_stats as s
-    ),
+    -- the keyword leg's full-text tier: the top p_depth rows by BM25 (128-keyword-scores.sql)
     fts as materialized (
-        select b.kind, b.id, b.created_at, b.bm25 / (b.bm25 + 1.0) as score, 'fts'::text as tier
-        from (
-            select
-                h.kind, h.id, h.created_at,
-                pg_catalog.sum(i.idf * h.tf * (0.9 + 1.0) / (h.tf + 0.9 * (1.0 - 0.4 + 0.4 * h.dl / s.avgdl))) as bm25
-            from fts_hits as h
-            inner join fts_idf as i on h.lexeme = i.lexeme
-            cross join fts_stats as s
-            group by h.kind, h.id, h.created_at
-        ) as b
+        select t.kind, t.id, t.created_at, t.bm25 / (t.bm25 + 1.0) as score, 'fts'::text as tier
+        from pymem_private.memory_keyword_top(
+            p_tenant, p_query, p_types, p_scope, p_depth, p_min_confidence, p_as_of
+        ) as t
+        where p_keyword
     ),
     trigram as materialized (
         select
@@ -338,9 +278,8 @@ comment on function pymem_private.memory_candidates(
 ) is
 $$The semantic and keyword candidate lists of a search, each cut at p_depth and ranked from 1 (ties:
 created_at DESC, id ASC). semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1]:
-BM25 (k1 0.9, b 0.4; IDF over the tenant's rows of the searched types; length = distinct lexemes, averaged
-over the matched rows)
-normalised by bm25/(bm25+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
+BM25 (k1 0.9, b 0.4; N, avgdl and df kept per tenant over the searchable rows of the searched types, length =
+distinct lexemes; pymem_private.memory_keyword_top) normalised by bm25/(bm25+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
 CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing). The semantic
 list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
 tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative

@@ -210,3 +210,18 @@ grant execute on function pymem_private.require_dedup_threshold(double precision
 
 -- Reference bumps of reads served by a read replica, forwarded to the primary (155-touch.sql).
 grant execute on function pymem.memory_touch_references(text[], uuid[], timestamptz) to pymem_app, pymem_analyst;
+
+-- Keyword statistics (sql/functions/125-keyword-stats.sql): kept by triggers running as the writer of the
+-- memory rows (pymem_app, bound analysts), under the tenant policies; read by search.
+grant select, insert, update on pymem.keyword_stats, pymem.keyword_lexemes to pymem_app, pymem_analyst;
+grant select on pymem.keyword_stats, pymem.keyword_lexemes to pymem_admin;
+grant execute on function pymem_private.keyword_stats_apply(text, text, tsvector, integer) to pymem_app, pymem_analyst;
+grant execute on function
+pymem_private.lexeme_tsquery(text),
+pymem_private.memory_keyword_scores(
+    text, tsquery, text[], double precision[], double precision, text[], text, double precision, timestamptz
+)
+to pymem_app, pymem_analyst;
+grant execute on function
+pymem_private.memory_keyword_top(text, text, text[], text, integer, double precision, timestamptz)
+to pymem_app, pymem_analyst;

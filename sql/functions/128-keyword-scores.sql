@@ -1,0 +1,299 @@
+-- One step of the keyword leg of search (130-candidates.sql): the visible rows matching a tsquery, each with
+-- its BM25 over the query lexemes; and the tsquery of one stored lexeme.
+
+create or replace function pymem_private.lexeme_tsquery(lexeme text)
+returns tsquery
+language sql
+immutable
+strict
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select ('''' || replace(replace(lexeme_tsquery.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery;  -- noqa: RF01
+end;
+
+comment on function pymem_private.lexeme_tsquery(text) is
+$$The tsquery of one stored lexeme, taken as it is (quoted, not normalised again).
+Example: select pymem_private.lexeme_tsquery('coffe');  -- 'coffe'$$;
+
+
+create or replace function pymem_private.memory_keyword_scores(
+    p_tenant text,
+    p_tsquery tsquery,
+    p_lexemes text[],
+    p_idf double precision[],
+    p_avgdl double precision,
+    p_types text[],
+    p_scope text,
+    p_min_confidence double precision,
+    p_as_of timestamptz
+)
+returns table (kind text, id uuid, created_at timestamptz, bm25 double precision)
+language sql
+stable
+rows 200
+security invoker
+set search_path = pg_catalog, pg_temp
+set jit = off
+set max_parallel_workers_per_gather = 0
+as $$
+    with
+    at as (select coalesce(p_as_of, now()) as v_at),
+    matched as (
+        select 'fact'::text as kind, f.id, f.created_at, f.search_vector
+        from pymem.facts as f, at
+        where 'fact' = any(p_types)
+          and f.tenant_id = p_tenant
+          and f.search_vector operator(pymem_private.@@@) p_tsquery
+          and ((p_as_of is null and f.validity = 'active')
+               or (p_as_of is not null and f.created_at <= p_as_of
+                   and (f.invalidated_at is null or f.invalidated_at > p_as_of)))
+          and (p_scope is null or f.scope in ('global', p_scope))
+          and f.confidence * exp(
+                -f.decay_rate * greatest(
+                    0.0,
+                    date_part(
+                        'epoch',
+                        at.v_at - case when f.last_confirmed_at > at.v_at then f.created_at else f.last_confirmed_at end
+                    ) / 86400.0
+                )
+              ) >= p_min_confidence
+        union all
+        select 'rule'::text, r.id, r.created_at, r.search_vector
+        from pymem.rules as r, at
+        where 'rule' = any(p_types)
+          and r.tenant_id = p_tenant
+          and r.search_vector operator(pymem_private.@@@) p_tsquery
+          and r.created_at <= at.v_at
+          and (r.forgotten_at is null or r.forgotten_at > at.v_at)
+          and (p_scope is null or r.scope in ('global', p_scope))
+          and r.confidence * exp(
+                -r.decay_rate * greatest(
+                    0.0,
+                    date_part(
+                        'epoch',
+                        at.v_at - case when r.last_confirmed_at > at.v_at then r.created_at else r.last_confirmed_at end
+                    ) / 86400.0
+                )
+              ) >= p_min_confidence
+        union all
+        select 'episode'::text, e.id, e.created_at, e.search_vector
+        from pymem.episodes as e, at
+        where 'episode' = any(p_types)
+          and e.tenant_id = p_tenant
+          and e.search_vector operator(pymem_private.@@@) p_tsquery
+          and e.created_at <= at.v_at
+          and (e.forgotten_at is null or e.forgotten_at > at.v_at)
+          and (e.expires_at is null or e.expires_at > at.v_at)
+          and (p_scope is null or e.butler = p_scope)
+    )
+    select
+        m.kind, m.id, m.created_at,
+        (
+            select coalesce(sum(q.idf * h.tf * (0.9 + 1.0) / (h.tf + 0.9 * (1.0 - 0.4 + 0.4 * length(m.search_vector) / p_avgdl))), 0.0)
+            from (
+                -- the row's vector cut to the query lexemes: mark them weight D, keep D (C-level copies);
+                -- a stripped vector has no weights, so delete the other lexemes
+                select u.lexeme, coalesce(cardinality(u.positions), 1)::double precision as tf
+                from unnest(
+                    coalesce(
+                        nullif(ts_filter(setweight(setweight(m.search_vector, 'A'), 'D', p_lexemes), '{d}'), ''::tsvector),
+                        ts_delete(m.search_vector, tsvector_to_array(ts_delete(m.search_vector, p_lexemes)))
+                    )
+                ) as u (lexeme, positions, weights)
+            ) as h
+            inner join unnest(p_lexemes, p_idf) as q (lexeme, idf) on h.lexeme = q.lexeme
+        )
+    from matched as m;
+$$;
+
+comment on function pymem_private.memory_keyword_scores(
+    text, tsquery, text[], double precision[], double precision, text[], text, double precision, timestamptz
+) is
+$$The rows of the tenant that search may return (memory_candidates' filters: types, scope, min_confidence,
+as_of) and that match p_tsquery, each with its BM25 over the query lexemes p_lexemes (weights p_idf):
+sum of idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / p_avgdl)), k1 = 0.9, b = 0.4, tf = positions of
+the lexeme in the row (1 when stripped), dl = distinct lexemes of the row. One step of the keyword leg.
+Example: select * from pymem_private.memory_keyword_scores('demo', 'tea', '{tea}', '{1.5}', 10, '{fact}',
+null, 0.0, null);$$;
+
+
+create or replace function pymem_private.memory_keyword_top(
+    p_tenant text,
+    p_query text,
+    p_types text[],
+    p_scope text,
+    p_depth integer,
+    p_min_confidence double precision,
+    p_as_of timestamptz
+)
+returns table (kind text, id uuid, created_at timestamptz, bm25 double precision)
+language plpgsql
+stable
+rows 50
+security invoker
+set search_path = pg_catalog, pg_temp
+set jit = off
+set max_parallel_workers_per_gather = 0
+as $$
+declare
+    v_tsq tsquery := pymem.memory_tsquery(p_query);
+    v_lexemes text[] := pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query));
+    v_prune boolean := coalesce(nullif(pg_catalog.current_setting('pymem.keyword_pruning', true), ''), 'on') <> 'off';
+    v_n double precision;
+    v_avgdl double precision;
+    v_min_dl double precision;
+    v_kw_lexemes text[];
+    v_kw_idf double precision[];
+    v_kw_ub double precision[];
+    v_fts_kinds text[] := '{}';
+    v_fts_ids uuid[] := '{}';
+    v_fts_created timestamptz[] := '{}';
+    v_fts_bm25 double precision[] := '{}';
+    v_fetch tsquery;
+    v_fetch_text text;
+    v_theta double precision;
+    v_bound double precision;
+    v_lead integer;
+    v_mask integer;
+begin
+    -- The full-text tier of the keyword leg: BM25 (k1 = 0.9, b = 0.4) with the tenant's kept statistics
+    -- (125-keyword-stats.sql): N = searchable rows of the searched types, avgdl = their mean length
+    -- (distinct lexemes), df = searchable rows holding the lexeme. The exact top p_depth without scoring
+    -- every row the OR query matches: a lexeme adds at most ub = idf * tf*(k1+1)/(tf + k1*(1 - b +
+    -- b*dl/avgdl)) at tf = its max_tf, dl = the smallest min_length. The rows are read in groups, each
+    -- group the rows holding exactly one set of the (at most 6) lexemes of highest ub (and any of the
+    -- others), by descending group bound (the sum of the ub of the set and of the other lexemes); every
+    -- row read is scored over all query lexemes; reading stops when the next group's bound is below theta,
+    -- the p_depth-th best score read (no row of that group or a later one can reach it). So a common
+    -- lexeme's rows are read only while rows holding it could still enter the top p_depth.
+    -- Each group is one GIN index scan on (tenant_id, search_vector) also under RLS: the match is
+    -- pymem_private.@@@ (@@ declared LEAKPROOF, migration 0007), so the tsquery is an index condition.
+    -- pymem.keyword_pruning = off reads every matching row at once (the reference the tests compare with).
+    if v_tsq is not null then
+        select
+            coalesce(pg_catalog.sum(s.docs), 0)::double precision,
+            greatest(
+                coalesce(pg_catalog.sum(s.total_length), 0)::double precision / greatest(pg_catalog.sum(s.docs), 1), 1.0
+            ),
+            pg_catalog.min(s.min_length)::double precision
+        into v_n, v_avgdl, v_min_dl
+        from pymem.keyword_stats as s
+        where s.tenant_id = p_tenant and s.memory_type = any(p_types);
+
+        select
+            pg_catalog.array_agg(b.lexeme order by b.ub desc, b.lexeme),
+            pg_catalog.array_agg(b.idf order by b.ub desc, b.lexeme),
+            pg_catalog.array_agg(b.ub order by b.ub desc, b.lexeme)
+        into v_kw_lexemes, v_kw_idf, v_kw_ub
+        from (
+            select
+                i.lexeme,
+                i.idf,
+                i.idf * case
+                    when i.max_tf is null or v_min_dl is null then 0.9 + 1.0
+                    else i.max_tf * (0.9 + 1.0) / (i.max_tf + 0.9 * (1.0 - 0.4 + 0.4 * v_min_dl / v_avgdl))
+                end as ub
+            from (
+                select
+                    d.lexeme,
+                    d.max_tf,
+                    pg_catalog.ln(1.0 + (greatest(v_n, d.df) - d.df + 0.5) / (d.df + 0.5)) as idf
+                from (
+                    select
+                        x.lexeme,
+                        coalesce(pg_catalog.sum(l.df), 0)::double precision as df,
+                        pg_catalog.max(l.max_tf)::double precision as max_tf
+                    from pg_catalog.unnest(v_lexemes) as x (lexeme)
+                    left join pymem.keyword_lexemes as l
+                        on l.tenant_id = p_tenant and l.memory_type = any(p_types) and l.lexeme = x.lexeme
+                    group by x.lexeme
+                ) as d
+            ) as i
+        ) as b;
+
+        if not v_prune then
+            v_fetch := v_tsq;
+            select
+                coalesce(pg_catalog.array_agg(k.kind), '{}'), coalesce(pg_catalog.array_agg(k.id), '{}'),
+                coalesce(pg_catalog.array_agg(k.created_at), '{}'), coalesce(pg_catalog.array_agg(k.bm25), '{}')
+            into v_fts_kinds, v_fts_ids, v_fts_created, v_fts_bm25
+            from pymem_private.memory_keyword_scores(
+                p_tenant, v_tsq, v_kw_lexemes, v_kw_idf, v_avgdl, p_types, p_scope, p_min_confidence, p_as_of
+            ) as k;
+        else
+            -- the (at most 6) lexemes of highest bound are "leading"; a group is the rows holding exactly a
+            -- given set of leading lexemes (and any of the others): its bound is the sum of the ub of that
+            -- set and of every other lexeme. Groups by descending bound, until a bound is below theta.
+            v_lead := least(pg_catalog.cardinality(v_kw_lexemes), 6);
+            for v_mask, v_bound in
+                select
+                    m.mask,
+                    coalesce((
+                        select pg_catalog.sum(v_kw_ub[j]) from pg_catalog.generate_series(1, v_lead) as j
+                        where m.mask & (1 << (j - 1)) <> 0
+                    ), 0.0) + coalesce((
+                        select pg_catalog.sum(u.ub) from pg_catalog.unnest(v_kw_ub[v_lead + 1:]) as u (ub)
+                    ), 0.0) as bound
+                from pg_catalog.generate_series(
+                    case when pg_catalog.cardinality(v_kw_lexemes) > v_lead then 0 else 1 end, (1 << v_lead) - 1
+                ) as m (mask)
+                order by bound desc, m.mask desc
+            loop
+                exit when v_theta is not null and v_bound < v_theta;
+                select
+                    coalesce(
+                        pg_catalog.string_agg(pymem_private.lexeme_tsquery(v_kw_lexemes[j])::text, ' & ')
+                            filter (where v_mask & (1 << (j - 1)) <> 0),
+                        (
+                            select '(' || pg_catalog.string_agg(pymem_private.lexeme_tsquery(o.lexeme)::text, ' | ') || ')'
+                            from pg_catalog.unnest(v_kw_lexemes[v_lead + 1:]) as o (lexeme)
+                        )
+                    )
+                    || coalesce(
+                        ' & !(' || pg_catalog.string_agg(pymem_private.lexeme_tsquery(v_kw_lexemes[j])::text, ' | ')
+                            filter (where v_mask & (1 << (j - 1)) = 0) || ')',
+                        ''
+                    )
+                into v_fetch_text
+                from pg_catalog.generate_series(1, v_lead) as j;
+                v_fetch := v_fetch_text::tsquery;
+                select
+                    v_fts_kinds || coalesce(pg_catalog.array_agg(k.kind), '{}'),
+                    v_fts_ids || coalesce(pg_catalog.array_agg(k.id), '{}'),
+                    v_fts_created || coalesce(pg_catalog.array_agg(k.created_at), '{}'),
+                    v_fts_bm25 || coalesce(pg_catalog.array_agg(k.bm25), '{}')
+                into v_fts_kinds, v_fts_ids, v_fts_created, v_fts_bm25
+                from pymem_private.memory_keyword_scores(
+                    p_tenant, v_fetch, v_kw_lexemes, v_kw_idf, v_avgdl, p_types, p_scope, p_min_confidence, p_as_of
+                ) as k;
+                v_theta := (
+                    select b.bm25 from pg_catalog.unnest(v_fts_bm25) as b (bm25)
+                    order by b.bm25 desc offset p_depth - 1 limit 1
+                );
+            end loop;
+        end if;
+    end if;
+    return query
+    select t.kind, t.id, t.created_at, t.bm25
+    from rows from (
+        pg_catalog.unnest(v_fts_kinds), pg_catalog.unnest(v_fts_ids), pg_catalog.unnest(v_fts_created),
+        pg_catalog.unnest(v_fts_bm25)
+    ) as t (kind, id, created_at, bm25)
+    order by t.bm25 desc, t.created_at desc, t.id
+    limit p_depth;
+end;
+$$;
+
+comment on function pymem_private.memory_keyword_top(
+    text, text, text[], text, integer, double precision, timestamptz
+) is
+$$The full-text tier of search's keyword leg: the top p_depth rows (memory_candidates' filters) matching any
+English lexeme of p_query, by BM25 (k1 0.9, b 0.4) with the tenant's kept statistics (pymem.keyword_stats,
+pymem.keyword_lexemes: N and avgdl over the searchable rows of p_types, df per lexeme); ties: created_at DESC,
+id. Exact, without scoring every matching row: rows are read in groups (each a GIN index scan with
+pymem_private.@@@) by descending score bound until a bound is below the p_depth-th best score read.
+pymem.keyword_pruning = off scores every matching row.
+Example: select * from pymem_private.memory_keyword_top('demo', 'coffee at noon', '{fact,rule,episode}', null,
+20, 0.0, null);$$;

@@ -1,0 +1,216 @@
+"""Keyword statistics kept per tenant (migration 0007, sql/functions/125-keyword-stats.sql) and the exact
+pruned BM25 top-k of the keyword leg (sql/functions/128-keyword-scores.sql)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import psycopg
+import pytest
+
+from pymem.embeddings import Embedder
+from pymem.tenancy import tenant_transaction
+from tests.conftest import AppConnect, Tenant
+from tests.sqlapi import call, store_episode, store_fact, store_rule
+
+# What the triggers must keep: the statistics recomputed from the searchable rows.
+RECOUNT = """
+with m as (
+    select f.tenant_id, 'fact' as memory_type, f.search_vector from pymem.facts as f where f.validity = 'active'
+    union all
+    select r.tenant_id, 'rule', r.search_vector from pymem.rules as r where r.forgotten_at is null
+    union all
+    select e.tenant_id, 'episode', e.search_vector from pymem.episodes as e where e.forgotten_at is null
+)
+select 'doc' as what, m.tenant_id, m.memory_type, '' as lexeme, count(*)::bigint as n,
+       sum(length(m.search_vector))::bigint as total
+from m group by m.tenant_id, m.memory_type
+union all
+select 'lexeme', m.tenant_id, m.memory_type, u.lexeme, count(*), null
+from m cross join lateral unnest(m.search_vector) as u group by m.tenant_id, m.memory_type, u.lexeme
+"""
+KEPT = """
+select 'doc' as what, s.tenant_id, s.memory_type, '' as lexeme, s.docs as n, s.total_length as total
+from pymem.keyword_stats as s where s.docs <> 0
+union all
+select 'lexeme', l.tenant_id, l.memory_type, l.lexeme, l.df::bigint, null
+from pymem.keyword_lexemes as l where l.df <> 0
+"""
+
+
+def kept(conn: psycopg.Connection[Any]) -> set[tuple[Any, ...]]:
+    return set(conn.execute(KEPT).fetchall())
+
+
+def recounted(conn: psycopg.Connection[Any]) -> set[tuple[Any, ...]]:
+    return set(conn.execute(RECOUNT).fetchall())
+
+
+def docs(conn: psycopg.Connection[Any], memory_type: str) -> int:
+    row = conn.execute("select docs from pymem.keyword_stats where memory_type = %s", (memory_type,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def df(conn: psycopg.Connection[Any], lexeme: str) -> int:
+    row = conn.execute("select coalesce(sum(df), 0) from pymem.keyword_lexemes where lexeme = %s", (lexeme,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_statistics_follow_store_supersede_forget_expire_reembed_and_delete(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        old = store_fact(conn, "user", "drink", "The user drinks green tea every morning", embedder)
+        store_rule(conn, "Always answer about tea briefly", embedder)
+        episode = store_episode(conn, "We talked about tea and biscuits", "general", embedder)
+        assert (docs(conn, "fact"), docs(conn, "rule"), docs(conn, "episode")) == (1, 1, 1)
+        assert df(conn, "tea") == 3 and df(conn, "green") == 1
+        assert kept(conn) == recounted(conn)
+        # supersede: the old fact leaves, the new one enters
+        new = store_fact(conn, "user", "drink", "The user drinks black coffee every morning", embedder)
+        assert docs(conn, "fact") == 1 and df(conn, "green") == 0 and df(conn, "coffe") == 1
+        assert kept(conn) == recounted(conn)
+        # forget
+        call(conn, "memory_forget", type="fact", id=new)
+        call(conn, "memory_forget", type="rule", id=conn.execute("select id from pymem.rules").fetchone()[0])  # type: ignore[index]
+        assert docs(conn, "fact") == 0 and docs(conn, "rule") == 0 and df(conn, "tea") == 1
+        assert kept(conn) == recounted(conn)
+        # re-embedding changes no statistic
+        before = kept(conn)
+        call(
+            conn,
+            "memory_set_embedding",
+            type="episode",
+            id=episode,
+            embedding=embedder.embed("x"),
+            embedding_model=embedder.model_id,
+        )
+        assert kept(conn) == before
+    # janitor expiry: an expired episode counts until the janitor tombstones it
+    superuser.execute(
+        "update pymem.episodes set expires_at = now() - interval '1 day', created_at = now() - interval '8 days'"
+    )
+    with as_tenant("acme") as conn:
+        assert docs(conn, "episode") == 1
+        call(conn, "memory_janitor_expire", limit=100)
+        assert docs(conn, "episode") == 0 and df(conn, "tea") == 0
+        assert kept(conn) == recounted(conn)
+        assert old is not None
+    # delete (an operator's cleanup) and truncate
+    superuser.execute("delete from pymem.facts")
+    with as_tenant("acme") as conn:
+        assert kept(conn) == recounted(conn)
+    superuser.execute("truncate pymem.memory_links, pymem.memory_events, pymem.facts, pymem.rules, pymem.episodes")
+    assert superuser.execute("select count(*) from pymem.keyword_lexemes").fetchone() == (0,)
+
+
+def test_two_connections_storing_into_one_tenant_keep_exact_counts(connect_app: AppConnect) -> None:
+    errors: list[BaseException] = []
+
+    def writer(seed: int) -> None:
+        conn = connect_app()
+        rng = random.Random(seed)
+        words = ["tea", "coffee", "garden", "piano", "berlin", "lisbon", "budget", "report"]
+        try:
+            for i in range(20):
+                with tenant_transaction(conn, "acme"):
+                    for j in range(5):
+                        text = " ".join(rng.sample(words, 4))
+                        store_fact(conn, f"s{seed}", f"p{i}_{j}", text)
+                        store_episode(conn, text, "general")
+        except BaseException as exc:  # handed to the test
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    conn = connect_app()
+    with tenant_transaction(conn, "acme"):
+        assert docs(conn, "fact") == 200 and docs(conn, "episode") == 200
+        assert kept(conn) == recounted(conn)
+
+
+def test_statistics_are_per_tenant_and_under_rls(
+    as_tenant: Tenant, connect_app: AppConnect, superuser: psycopg.Connection[Any]
+) -> None:
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "drink", "The user drinks green tea")
+        store_fact(conn, "user", "food", "The user eats rye bread")
+        store_fact(conn, "user", "city", "The user lives in Lisbon")
+        scores = [
+            (r["memory_id"], r["keyword_score"]) for r in call(conn, "memory_search", query="green tea", mode="keyword")
+        ]
+    with as_tenant("other") as conn:
+        for i in range(30):
+            store_fact(conn, "user", f"drink{i}", f"Green tea number {i}")
+        assert {r[0] for r in conn.execute("select tenant_id from pymem.keyword_stats")} == {"other"}
+        assert {r[0] for r in conn.execute("select tenant_id from pymem.keyword_lexemes")} == {"other"}
+    with pytest.raises(psycopg.errors.InsufficientPrivilege), as_tenant("other") as conn:
+        conn.execute(
+            "insert into pymem.keyword_lexemes (tenant_id, memory_type, lexeme, df) values ('acme', 'fact', 'x', 1)"
+        )
+    with as_tenant("other") as conn:
+        assert df(conn, "green") == 30
+    with as_tenant("acme") as conn:
+        again = [
+            (r["memory_id"], r["keyword_score"]) for r in call(conn, "memory_search", query="green tea", mode="keyword")
+        ]
+        assert again == scores
+    with connect_app() as conn, conn.transaction():
+        assert conn.execute("select count(*) from pymem.keyword_stats").fetchone() == (0,)  # no tenant: nothing
+    superuser.execute("create role kw_analyst login in role pymem_analyst")
+    try:
+        superuser.execute("select pymem.memory_bind_role('kw_analyst', 'acme')")
+        dsn = psycopg.conninfo.make_conninfo(superuser.info.dsn, user="kw_analyst")
+        with psycopg.connect(dsn) as analyst:
+            assert {r[0] for r in analyst.execute("select tenant_id from pymem.keyword_lexemes")} == {"acme"}
+    finally:  # the role audit (test_tokens) lists every login role: leave none behind
+        superuser.execute("select pymem.memory_unbind_role('kw_analyst')")
+        superuser.execute("drop role kw_analyst")
+
+
+def test_the_pruned_top_k_equals_scoring_every_matching_row(as_tenant: Tenant) -> None:
+    rng = random.Random(14)
+    common = ["user", "likes", "morning"]
+    middle = ["coffee", "tea", "berlin", "lisbon", "piano", "guitar"]
+    rare = ["saxophone", "kyoto", "penicillin"]
+    with as_tenant("acme") as conn:
+        for i in range(300):
+            words = rng.sample(common, rng.randint(1, 3)) + rng.sample(middle, rng.randint(0, 3))
+            words += rng.sample(rare, 1) if rng.random() < 0.05 else []
+            words += [rng.choice(middle)] * rng.randint(0, 2)  # some repeated words (tf > 1)
+            rng.shuffle(words)
+            text = " ".join(words) + f" filler{rng.randint(0, 40)}" * rng.randint(0, 3)
+            if i % 3 == 0:
+                store_episode(conn, text, "general")
+            elif i % 3 == 1:
+                store_rule(conn, text)
+            else:
+                store_fact(conn, "s", f"p{i}", text)
+        queries = [
+            "user likes coffee",
+            "kyoto tea morning",
+            "penicillin",
+            "user",
+            "guitar piano lisbon berlin user likes",
+            "saxophone coffee tea user morning likes kyoto berlin",
+            "saxophone coffee tea user morning likes kyoto berlin lisbon guitar piano",
+            "nothing matches this",
+        ]
+        for query in queries:
+            for depth in (1, 5, 20):
+                args = (query, ["fact", "rule", "episode"], None, depth, 0.0, None)
+                sql = "select * from pymem_private.memory_keyword_top('acme', %s, %s, %s, %s, %s, %s)"
+                conn.execute("select set_config('pymem.keyword_pruning', 'on', true)")
+                pruned = conn.execute(sql, args).fetchall()
+                conn.execute("select set_config('pymem.keyword_pruning', 'off', true)")
+                full = conn.execute(sql, args).fetchall()
+                conn.execute("select set_config('pymem.keyword_pruning', 'on', true)")
+                assert [r[1] for r in pruned] == [r[1] for r in full], (query, depth)
+                assert len({r[1] for r in pruned}) == len(pruned), (query, depth)
+                assert [r[3] for r in pruned] == pytest.approx([r[3] for r in full]), (query, depth)
