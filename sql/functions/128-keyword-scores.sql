@@ -220,14 +220,15 @@ begin
         ) as b;
 
         if not v_prune then
-            v_fetch := v_tsq;
-            select
-                coalesce(pg_catalog.array_agg(k.kind), '{}'), coalesce(pg_catalog.array_agg(k.id), '{}'),
-                coalesce(pg_catalog.array_agg(k.created_at), '{}'), coalesce(pg_catalog.array_agg(k.bm25), '{}')
-            into v_fts_kinds, v_fts_ids, v_fts_created, v_fts_bm25
+            -- every matching row scored in one pass, cut to the top directly (no arrays of all the matches)
+            return query
+            select k.kind, k.id, k.created_at, k.bm25
             from pymem_private.memory_keyword_scores(
                 p_tenant, v_tsq, v_kw_lexemes, v_kw_idf, v_avgdl, p_types, p_scope, p_min_confidence, p_as_of
-            ) as k;
+            ) as k
+            order by k.bm25 desc, k.created_at desc, k.id
+            limit p_depth;
+            return;
         else
             -- the (at most 6) lexemes of highest bound are "leading"; a group is the rows holding exactly a
             -- given set of leading lexemes (and any of the others): its bound is the sum of the ub of that
