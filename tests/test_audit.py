@@ -39,8 +39,12 @@ def test_the_audit_flags_what_breaks_isolation(superuser: psycopg.Connection[Any
         superuser.execute("alter table pymem.rules no force row level security")
         superuser.execute("grant select on pymem.facts to public")
         superuser.execute("create policy rules_leaky on pymem.rules for select to pymem_app using (true)")
-        superuser.execute("create function pymem.unpinned() returns int language sql return 1")
-        problems = {(r[0], r[1]) for r in audit(superuser) if not r[2]}
+        superuser.execute("create function pymem.unpinned() returns int language sql as 'select 1'")
+        # a SQL-standard body is bound when created: no search_path to pin (pymem_private.bm25_term)
+        superuser.execute("create function pymem.bound_body() returns int language sql return 1")
+        rows = audit(superuser)
+        assert ("function", "pymem.bound_body()", True) in {(r[0], r[1], r[2]) for r in rows}
+        problems = {(r[0], r[1]) for r in rows if not r[2]}
         assert problems == {
             ("role", name),
             ("table", "pymem.rules"),

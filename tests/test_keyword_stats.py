@@ -214,3 +214,94 @@ def test_the_pruned_top_k_equals_scoring_every_matching_row(as_tenant: Tenant) -
                 assert [r[1] for r in pruned] == [r[1] for r in full], (query, depth)
                 assert len({r[1] for r in pruned}) == len(pruned), (query, depth)
                 assert [r[3] for r in pruned] == pytest.approx([r[3] for r in full]), (query, depth)
+
+
+# BM25 of every matching row recomputed from the rows' positions (unnest), independently of the scoring
+# function's ts_rank-based tf (sql/functions/128-keyword-scores.sql, pymem_private.bm25_term).
+REFERENCE_BM25 = """
+select m.id, coalesce(sum(q.idf * cardinality(u.positions) * 1.9
+    / (cardinality(u.positions) + 0.9 * (0.6 + 0.4 * length(m.search_vector) / %(avgdl)s))), 0.0)
+from (
+    select f.id, f.search_vector from pymem.facts as f where f.search_vector @@ %(tsq)s::tsquery
+    union all select r.id, r.search_vector from pymem.rules as r where r.search_vector @@ %(tsq)s::tsquery
+    union all select e.id, e.search_vector from pymem.episodes as e where e.search_vector @@ %(tsq)s::tsquery
+) as m
+cross join lateral unnest(m.search_vector) as u
+inner join unnest(%(lexemes)s::text[], %(idf)s::float8[]) as q (lexeme, idf) on q.lexeme = u.lexeme
+group by m.id
+"""
+
+
+@pytest.mark.parametrize("lexemes", [3, 8, 9, 12], ids=lambda n: f"{n}-lexemes")
+def test_bm25_of_each_row_equals_a_reference_from_its_positions(as_tenant: Tenant, lexemes: int) -> None:
+    """Up to 8 query lexemes are scored by an inlined expression, more by a subquery: both agree with the
+    positions of every row, repeated words (tf up to 40) included."""
+    rng = random.Random(lexemes)
+    vocabulary = [
+        "coffee",
+        "tea",
+        "berlin",
+        "lisbon",
+        "piano",
+        "guitar",
+        "kyoto",
+        "garden",
+        "doctor",
+        "bread",
+        "river",
+        "train",
+        "winter",
+        "violin",
+    ]
+    with as_tenant("acme") as conn:
+        for i in range(60):
+            words = [w for w in vocabulary if rng.random() < 0.3] + [rng.choice(vocabulary)] * rng.choice([0, 1, 5, 40])
+            text = " ".join(words) or "nothing"
+            if i % 3 == 0:
+                store_episode(conn, text, "general")
+            elif i % 3 == 1:
+                store_rule(conn, text)
+            else:
+                store_fact(conn, "s", f"p{i}", text)
+        query = vocabulary[:lexemes]
+        tsq = " | ".join(query)
+        idf = [round(0.5 + 0.25 * k, 2) for k in range(lexemes)]
+        lexeme_list = conn.execute(
+            "select tsvector_to_array(to_tsvector('english', %s))", (" ".join(query),)
+        ).fetchone()
+        assert lexeme_list is not None and len(lexeme_list[0]) == lexemes
+        stemmed = list(lexeme_list[0])
+        reference = dict(
+            conn.execute(REFERENCE_BM25, {"avgdl": 7.5, "tsq": tsq, "lexemes": stemmed, "idf": idf}).fetchall()
+        )
+        scored = {
+            row[1]: row[3]
+            for row in conn.execute(
+                "select * from pymem_private.memory_keyword_scores('acme', %s::tsquery, %s, %s, 7.5,"
+                " '{fact,rule,episode}', null, 0.0, null)",
+                (tsq, stemmed, idf),
+            ).fetchall()
+        }
+        assert len(reference) > 20
+        assert scored.keys() == reference.keys()
+        for memory_id, score in scored.items():
+            assert score == pytest.approx(reference[memory_id], rel=1e-9), memory_id
+
+
+def test_term_frequency_is_exact_up_to_the_256_positions_a_tsvector_keeps(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        rows = conn.execute(
+            """
+            select n, (select count(*) from unnest(v) as u, unnest(u.positions) as p)::int,
+                   pymem_private.bm25_term(v, 'w', 1.0, 1.0)
+            from generate_series(1, 300) as n
+            cross join lateral (select string_agg('w:' || i, ' ')::tsvector as v from generate_series(1, n) as i) as t
+            """
+        ).fetchall()
+        for n, kept_positions, score in rows:
+            assert kept_positions == min(n, 256)
+            assert score == pytest.approx(kept_positions * 1.9 / (kept_positions + 1.0), rel=1e-12), n
+        absent = conn.execute("select pymem_private.bm25_term('w:1,2', 'x', 2.0, 1.0)").fetchone()
+        stripped = conn.execute("select pymem_private.bm25_term(strip('w:1,2,3'), 'w', 2.0, 1.0)").fetchone()
+        assert absent == (0.0,)
+        assert stripped is not None and stripped[0] == pytest.approx(2.0 * 1.9 / (1 + 1.0))

@@ -282,22 +282,28 @@ def _run(
         cold = measure.cold_start(scratch, QUERY_TENANT, butlers_dir, p.cold_starts, log)
 
     janitor_total = p.janitor_tenants * p.janitor_per_tenant
-    log(f"janitor: loading {janitor_total} memories (10% of the episodes expired)")
+    # a database of its own, so that --keep keeps the largest scale's data to examine
+    janitor_db = scratch_database(settings, f"{scratch.name}_janitor")
+    log(f"janitor: loading {janitor_total} memories (10% of the episodes expired) into {janitor_db.name}")
     with phases(f"janitor: load {janitor_total} memories, run"):
-        _load(
-            scratch,
-            index_defs,
-            tenants[: p.janitor_tenants],
-            p.janitor_per_tenant,
-            source,
-            rng,
-            counter,
-            p,
-            log,
-            loads,
-            expired_share=0.1,
-        )
-        janitor = measure.janitor(scratch, log)
+        recreate(janitor_db)
+        try:
+            _load(
+                janitor_db,
+                index_defs,
+                tenants[: p.janitor_tenants],
+                p.janitor_per_tenant,
+                source,
+                rng,
+                counter,
+                p,
+                log,
+                loads,
+                expired_share=0.1,
+            )
+            janitor = measure.janitor(janitor_db, log)
+        finally:
+            drop(janitor_db)
     janitor["memories"] = janitor_total
 
     machine = reports.environment(scratch.migrator_dsn, embedder)

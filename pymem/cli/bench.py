@@ -105,7 +105,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bench.add_argument("--json", metavar="FILE", help="write the raw results as JSON")
     bench.add_argument("--markdown", metavar="FILE", help="write the results as a markdown report")
     bench.add_argument("--quick", action="store_true", help="tiny sizes (a smoke test; figures not comparable)")
-    bench.add_argument("--keep", action="store_true", help="keep the scratch database afterwards")
+    bench.add_argument(
+        "--keep",
+        action="store_true",
+        help=(
+            "keep the scratch database afterwards, with the largest scale's data (to examine plans;"
+            " the janitor runs in a database of its own)"
+        ),
+    )
     bench.add_argument("--note", help="a line for the markdown report (e.g. what else ran on the machine)")
     bench.add_argument("--database", default="pymem_bench", help="name of the scratch database (default pymem_bench)")
     bench.set_defaults(func=_bench)

@@ -117,7 +117,8 @@ begin atomic
         or r.rolname in ('pymem_owner', 'pymem_app', 'pymem_admin', 'pymem_analyst')
         or (pg_has_role(r.oid, 'pymem_analyst', 'MEMBER') and not r.rolsuper)
     union all
-    -- every function: pinned search_path (a built-in C function, language internal, resolves no names);
+    -- every function: pinned search_path (a built-in C function, language internal, resolves no names; a
+    -- SQL-standard body, BEGIN ATOMIC, is bound when created: the caller's search_path cannot redirect it);
     -- SECURITY DEFINER only in the private schema
     select
         'function' as section,
@@ -127,6 +128,7 @@ begin atomic
                 select l.oid from pg_language as l
                 where l.lanname = 'internal'
             )
+            or p.prosqlbody is not null and not p.prosecdef
             or p.proconfig is not null
             and exists (
                 select from unnest(p.proconfig) as cfg
@@ -138,7 +140,10 @@ begin atomic
             '%s, %s, %s',
             case p.provolatile when 'i' then 'immutable' when 's' then 'stable' else 'volatile' end,
             case when p.prosecdef then 'security definer' else 'security invoker' end,
-            coalesce(array_to_string(p.proconfig, ' '), 'NO PINNED search_path')
+            coalesce(
+                array_to_string(p.proconfig, ' '),
+                case when p.prosqlbody is not null then 'SQL-standard body, bound when created' else 'NO PINNED search_path' end
+            )
         ) as detail
     from pg_proc as p
     inner join pg_namespace as n on p.pronamespace = n.oid
@@ -152,5 +157,5 @@ ok = false marks a problem: a table without forced RLS, a policy without the ten
 admin policy without the logged-elevation check, a policy on pymem_private.api_tokens or embedding_config for any
 role but its owner, a policy on index_health or index_rebuilds for any role but an elevated pymem_admin), a grant
 to PUBLIC (or any grant on api_tokens or embedding_config), an application role or analyst that
-bypasses RLS or is unbound, a function without a pinned search_path (built-in C functions excepted).
+bypasses RLS or is unbound, a function without a pinned search_path (built-in C functions and SQL-standard bodies excepted).
 Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

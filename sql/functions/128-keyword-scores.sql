@@ -18,6 +18,47 @@ $$The tsquery of one stored lexeme, taken as it is (quoted, not normalised again
 Example: select pymem_private.lexeme_tsquery('coffe');  -- 'coffe'$$;
 
 
+create or replace function pymem_private.bm25_term(
+    p_vector tsvector,
+    p_lexeme tsquery,
+    p_idf double precision,
+    p_norm double precision
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+-- No SET clause, so that the planner inlines it into the scoring query (a function with SET is called, at
+-- ~1 us a call); the SQL-standard body is bound when created, so no caller's search_path can redirect it.
+-- tf = the positions of the lexeme in the row (1 when stripped): ts_rank with every weight 1 gives
+-- sum(1/i^2, i = 1..tf) / (pi^2/6) for a one-lexeme query (0 when absent), inverted exactly for every tf up
+-- to tsvector's 256 positions. idf * tf * (k1 + 1) / (tf + norm) is written idf * (k1 + 1) / (1 + norm / tf)
+-- so that each argument is used once (a condition of inlining); 0 when the lexeme is absent or null.
+begin atomic
+    select coalesce(
+        bm25_term.p_idf * (0.9 + 1.0) / (  -- noqa: RF01
+            1.0 + bm25_term.p_norm / nullif(  -- noqa: RF01
+                pg_catalog.round(
+                    1.0 / (
+                        1.6449340668482264
+                        - pg_catalog.ts_rank('{1,1,1,1}'::real[], bm25_term.p_vector, bm25_term.p_lexeme, 0)  -- noqa: RF01
+                        * 1.6449340668482264
+                    ) - 0.5
+                ),
+                0.0
+            )
+        ),
+        0.0
+    );
+end;
+
+comment on function pymem_private.bm25_term(tsvector, tsquery, double precision, double precision) is
+$$One lexeme's BM25 term in one row: p_idf * tf * (k1 + 1) / (tf + p_norm), k1 = 0.9, p_norm = k1 * (1 - b + b *
+dl / avgdl); tf = the lexeme's positions in the row (1 when stripped), 0 when absent (then 0). Inlined by the planner.
+Example: select pymem_private.bm25_term('tea:1,4 cup:2', 'tea', 1.5, 0.9);  -- 1.5 * 2 * 1.9 / (2 + 0.9) = 1.9655...$$;
+
+
 create or replace function pymem_private.memory_keyword_scores(
     p_tenant text,
     p_tsquery tsquery,
@@ -90,22 +131,30 @@ as $$
     )
     select
         m.kind, m.id, m.created_at,
-        (
-            select coalesce(sum(q.idf * h.tf * (0.9 + 1.0) / (h.tf + 0.9 * (1.0 - 0.4 + 0.4 * length(m.search_vector) / p_avgdl))), 0.0)
-            from (
-                -- the row's vector cut to the query lexemes: mark them weight D, keep D (C-level copies);
-                -- a stripped vector has no weights, so delete the other lexemes
-                select u.lexeme, coalesce(cardinality(u.positions), 1)::double precision as tf
-                from unnest(
-                    coalesce(
-                        nullif(ts_filter(setweight(setweight(m.search_vector, 'A'), 'D', p_lexemes), '{d}'), ''::tsvector),
-                        ts_delete(m.search_vector, tsvector_to_array(ts_delete(m.search_vector, p_lexemes)))
-                    )
-                ) as u (lexeme, positions, weights)
-            ) as h
-            inner join unnest(p_lexemes, p_idf) as q (lexeme, idf) on h.lexeme = q.lexeme
-        )
-    from matched as m;
+        -- up to 8 query lexemes written out (inlined, no subquery per row: ~4x faster); more in a subquery
+        case
+            when cardinality(p_lexemes) <= 8 then
+                pymem_private.bm25_term(m.search_vector, q.tsq[1], p_idf[1], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[2], p_idf[2], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[3], p_idf[3], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[4], p_idf[4], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[5], p_idf[5], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[6], p_idf[6], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[7], p_idf[7], n.norm)
+                + pymem_private.bm25_term(m.search_vector, q.tsq[8], p_idf[8], n.norm)
+            else (
+                select coalesce(sum(pymem_private.bm25_term(m.search_vector, t.tsq, t.idf, n.norm)), 0.0)
+                from unnest(q.tsq, p_idf) as t (tsq, idf)
+            )
+        end
+    from matched as m
+    cross join (
+        select array_agg(pymem_private.lexeme_tsquery(l.lexeme) order by l.ord) as tsq
+        from unnest(p_lexemes) with ordinality as l (lexeme, ord)
+    ) as q
+    cross join lateral (
+        select 0.9 * (1.0 - 0.4 + 0.4 * length(m.search_vector) / p_avgdl) as norm
+    ) as n;
 $$;
 
 comment on function pymem_private.memory_keyword_scores(

@@ -218,6 +218,7 @@ grant select on pymem.keyword_stats, pymem.keyword_lexemes to pymem_admin;
 grant execute on function pymem_private.keyword_stats_apply(text, text, tsvector, integer) to pymem_app, pymem_analyst;
 grant execute on function
 pymem_private.lexeme_tsquery(text),
+pymem_private.bm25_term(tsvector, tsquery, double precision, double precision),
 pymem_private.memory_keyword_scores(
     text, tsquery, text[], double precision[], double precision, text[], text, double precision, timestamptz
 )
