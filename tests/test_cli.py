@@ -130,3 +130,18 @@ def test_demo_plays_an_agent_session_through_mcp(db_dsn: str) -> None:
     context = out.split("> memory_context(", 1)[1]
     assert "of 400 tokens" in context and "Facts" in context and "Rules" in context
     assert "facts 3 active, 1 superseded" in out
+
+
+def test_a_new_embedded_server_sizes_shared_buffers_to_the_machine(superuser: psycopg.Connection[Any]) -> None:
+    """A quarter of the memory, between PostgreSQL's default 128 MB and 2 GB, written with ALTER SYSTEM
+    (the session's server is a new one, like a first `pymem db start`)."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    row = superuser.execute(
+        "select setting::bigint * 8192 / 1048576 || 'MB', sourcefile from pg_settings where name = 'shared_buffers'"
+    ).fetchone()
+    assert row is not None
+    assert row[0] == embedded.shared_buffers_for(total)
+    assert row[1].endswith("postgresql.auto.conf")
+    assert embedded.shared_buffers_for(2 * 2**30) == "512MB"
+    assert embedded.shared_buffers_for(256 * 2**20) == "128MB"
+    assert embedded.shared_buffers_for(64 * 2**30) == "2048MB"
