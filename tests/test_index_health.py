@@ -116,7 +116,8 @@ def test_index_health_detects_a_degraded_index_and_maintain_rebuilds_it(db_dsn: 
     result = maintenance.maintain(db_dsn)
     assert [r.index_name for r in result.rebuilds] == ["facts_embedding_idx"]
     rebuild = result.rebuilds[0]
-    assert rebuild.options_before == ["m=2", "ef_construction=4"] and rebuild.options_after is None
+    assert rebuild.options_before == ["m=2", "ef_construction=4"]
+    assert rebuild.options_after == ["m=16", "ef_construction=128"]
     assert result.healthy and all(r.healthy for r in result.after)
     assert rebuild.recall_after is not None and rebuild.recall_after >= 0.9 > rebuild.recall_before
 
@@ -202,23 +203,25 @@ def test_the_rebuild_plan_resets_weak_build_options_and_plans_a_healthy_index_on
     assert call(superuser, "memory_index_rebuild_plan") == []
     [plan] = call(superuser, "memory_index_rebuild_plan", force=True)
     assert plan["index_name"] == "facts_embedding_idx" and plan["healthy"]
-    assert plan["options_before"] == ["m=4", "ef_construction=64"] and plan["reset_options"] == ["m"]
+    assert plan["options_before"] == ["m=4", "ef_construction=64"]
+    assert plan["reset_options"] == ["m", "ef_construction"]
     assert plan["filter_kind"] == "overall"  # every filter is healthy: the lowest recall, then 'overall'
     assert plan["reason"] == (
         f"recall@10 {plan['recall_before']:.3f} (overall); threshold 0.90, drift 0.0% (max 5%);"
-        " build options m=4 below pgvector's defaults (m=16, ef_construction=64): reset; forced"
+        " build options m=4, ef_construction=64 below pymem's standard (m=16, ef_construction=128): raised; forced"
     )
     assert plan["statements"] == [
-        "alter index pymem.facts_embedding_idx reset (m)",
+        "alter index pymem.facts_embedding_idx set (m = 16, ef_construction = 128)",
         "reindex index concurrently pymem.facts_embedding_idx",
     ]
 
     result = maintenance.maintain(db_dsn, sample=10, force=True)
     [rebuild] = result.rebuilds
-    assert rebuild.reset_options == ["m"] and rebuild.options_after == ["ef_construction=64"]
+    assert rebuild.reset_options == ["m", "ef_construction"]
+    assert rebuild.options_after == ["m=16", "ef_construction=128"]
     assert rebuild.recall_after == min(r.recall for r in result.after)
     assert superuser.execute("select reloptions from pg_class where relname = 'facts_embedding_idx'").fetchone() == (
-        ["ef_construction=64"],
+        ["m=16", "ef_construction=128"],
     )
     # reset: nothing left to reset, so the forced plan only reindexes
     [again] = call(superuser, "memory_index_rebuild_plan", force=True)
@@ -244,7 +247,7 @@ def test_the_rebuild_plan_reads_the_latest_measurement_against_the_given_thresho
     assert (plan["filter_kind"], plan["recall_before"], plan["healthy"]) == ("overall", 0.62, False)
     assert plan["drift"] == pytest.approx((0.95 - 0.62) / 0.95)
     assert plan["reason"] == "recall@10 0.620 (overall); threshold 0.90, drift 34.7% (max 5%)"
-    assert plan["options_before"] is None and plan["reset_options"] == []
+    assert plan["options_before"] == ["ef_construction=128"] and plan["reset_options"] == []  # migration 0009
     assert plan["statements"] == ["reindex index concurrently pymem.facts_embedding_idx"]
     # the thresholds decide: recall 0.62 and drift 34.7% pass these, but not a 20% drift
     assert call(superuser, "memory_index_rebuild_plan", min_recall=0.5, max_drift=0.5) == []
@@ -264,3 +267,6 @@ def test_the_rebuild_plan_reads_the_latest_measurement_against_the_given_thresho
         " pymem_private.index_weak_options('ivfflat', '{lists=1}'), pymem_private.index_weak_options('hnsw', null)"
     ).fetchone()
     assert weak == (["m"], ["ef_construction", "m"], [], [])
+    assert superuser.execute(
+        "select pymem_private.index_weak_options('hnsw', '{m=16,ef_construction=64}')"
+    ).fetchone() == (["ef_construction"],)

@@ -360,7 +360,7 @@ def _recall(found: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float
     return min(hits, len(exact)) / min(k, len(exact))
 
 
-EF_SEARCH = (40, 100, 200)
+EF_SEARCH = (40, 100, 200, 400)
 # the candidate depth of the benchmarked calls (sql/functions/140-search.sql: memory_search passes its
 # limit; 150-recall.sql: memory_recall max(3 x limit, 30)); memory_candidates sets
 # hnsw.ef_search = least(cap, greatest(floor, depth)) (sql/functions/130-candidates.sql)

@@ -1,7 +1,7 @@
 -- Rebuilding vector indexes (`pymem maintain`): SQL decides, Python runs the DDL.
 -- 1. pymem.memory_index_rebuild_plan reads the latest measurement of each index
 --    (pymem.memory_index_health) and returns the indexes to rebuild, why, the HNSW build options
---    to reset and the exact statements to run;
+--    to raise to pymem's standard (m = 16, ef_construction = 128) and the exact statements to run;
 -- 2. the caller runs those statements as the index owner (pymem_owner) on an autocommit
 --    connection: REINDEX INDEX CONCURRENTLY cannot run inside a transaction block, so it cannot
 --    run inside a function either (a function always runs in its caller's transaction);
@@ -25,18 +25,18 @@ begin atomic
             pg_catalog.split_part(x.opt, '=', 2) as option_value
         from pg_catalog.unnest(index_weak_options.options) with ordinality as x (opt, n)
     ) as o
-    inner join (values ('m', 16), ('ef_construction', 64)) as d (option_name, pgvector_default)
+    inner join (values ('m', 16), ('ef_construction', 128)) as d (option_name, pymem_standard)
         on o.option_name = d.option_name
     where
         index_weak_options.index_method = 'hnsw'
         and o.option_value ~ '^[0-9]{1,9}$'
-        and o.option_value::integer < d.pgvector_default;
+        and o.option_value::integer < d.pymem_standard;
 end;
 
 comment on function pymem_private.index_weak_options(text, text[]) is
-$$The HNSW build options of an index that are below pgvector's defaults (m = 16, ef_construction = 64), in the
-order they were given: a rebuild resets them (ALTER INDEX ... RESET), so the graph is built with the defaults.
-Empty for any other method or when every option is at or above the default.
+$$The HNSW build options of an index that are below pymem's standard (m = 16, ef_construction = 128: migration
+0009), in the order they were given: a rebuild raises them to it (ALTER INDEX ... SET) before the graph is built.
+Empty for any other method or when every option is at or above the standard.
 Example: select pymem_private.index_weak_options('hnsw', '{m=4,ef_construction=64}');  -- {m}$$;
 
 
@@ -68,8 +68,14 @@ begin
     return query
     select s.step, s.statement from (
         select 1 as step, pg_catalog.format(
-            'alter index pymem.%I reset (%s)', v_index.index_name,
-            (select pg_catalog.string_agg(pg_catalog.quote_ident(r.name), ', ') from pg_catalog.unnest(v_reset) as r (name))
+            'alter index pymem.%I set (%s)', v_index.index_name,
+            (
+                select pg_catalog.string_agg(
+                    pg_catalog.quote_ident(r.name) || ' = ' || case r.name when 'm' then '16' else '128' end, ', '
+                    order by r.n
+                )
+                from pg_catalog.unnest(v_reset) with ordinality as r (name, n)
+            )
         ) as statement
         where pg_catalog.cardinality(v_reset) > 0
         union all
@@ -80,8 +86,8 @@ end;
 $$;
 
 comment on function pymem.memory_index_rebuild_statements(text) is
-$$The DDL that rebuilds a vector index, in order: ALTER INDEX ... RESET (...) of the HNSW build options below
-pgvector's defaults (m = 16, ef_construction = 64), when there are any, then REINDEX INDEX CONCURRENTLY. The caller
+$$The DDL that rebuilds a vector index, in order: ALTER INDEX ... SET (...) of the HNSW build options below
+pymem's standard (m = 16, ef_construction = 128) to it, when there are any, then REINDEX INDEX CONCURRENTLY. The caller
 runs them as the index owner (pymem_owner) outside any transaction block: REINDEX CONCURRENTLY cannot run inside a
 transaction, so no function can run it. PM002 when index_name is no vector index of episodes, facts or rules.
 Example: select * from pymem.memory_index_rebuild_statements('facts_embedding_idx');$$;
@@ -160,7 +166,7 @@ begin
             pg_catalog.to_char(w.drift * 100, 'FM9990.0') || '%', pg_catalog.to_char(v_max_drift * 100, 'FM990') || '%'
         )
         || case when pg_catalog.cardinality(r.weak) > 0 then pg_catalog.format(
-            '; build options %s below pgvector''s defaults (m=16, ef_construction=64): reset',
+            '; build options %s below pymem''s standard (m=16, ef_construction=128): raised',
             (select pg_catalog.string_agg(o.opt, ', ') from pg_catalog.unnest(c.index_options) as o (opt)
              where pg_catalog.split_part(o.opt, '=', 1) = any(r.weak))
         ) else '' end
@@ -178,9 +184,9 @@ comment on function pymem.memory_index_rebuild_plan(double precision, double pre
 $$Which vector indexes `pymem maintain` rebuilds, from each index's latest measurement (pymem.memory_index_health):
 an index is rebuilt when one of its filters is unhealthy (recall < min_recall, 0.90, or drift = (baseline - recall)
 / baseline > max_drift, 0.05), or always with force. One row per index, for the filter that condemns it (unhealthy
-first, then the lowest recall): its current build options, the HNSW options below pgvector's defaults (m = 16,
-ef_construction = 64) that the rebuild resets, the reason ("recall@10 0.620 (overall); threshold 0.90, drift 35.2%
-(max 5%); build options m=2, ef_construction=4 below pgvector's defaults (m=16, ef_construction=64): reset", with
+first, then the lowest recall): its current build options, the HNSW options below pymem's standard (m = 16,
+ef_construction = 128) that the rebuild raises to it, the reason ("recall@10 0.620 (overall); threshold 0.90, drift 35.2%
+(max 5%); build options m=2, ef_construction=4 below pymem's standard (m=16, ef_construction=128): raised", with
 "; forced" for a healthy index rebuilt by force) and the statements to run (memory_index_rebuild_statements).
 Reads the measurements: an elevated pymem_admin or the migrator.
 Example: select index_name, reason, statements from pymem.memory_index_rebuild_plan(force => false);$$;
