@@ -315,19 +315,33 @@ begin
                 into v_fetch_text
                 from pg_catalog.generate_series(1, v_lead) as j;
                 v_fetch := v_fetch_text::tsquery;
+                -- the best p_depth rows read so far, in output order: a row outside them can never re-enter (the
+                -- groups are disjoint, and the set only grows), so a large group is cut here, not carried along
                 select
-                    v_fts_kinds || coalesce(pg_catalog.array_agg(k.kind), '{}'),
-                    v_fts_ids || coalesce(pg_catalog.array_agg(k.id), '{}'),
-                    v_fts_created || coalesce(pg_catalog.array_agg(k.created_at), '{}'),
-                    v_fts_bm25 || coalesce(pg_catalog.array_agg(k.bm25), '{}')
+                    coalesce(pg_catalog.array_agg(b.kind order by b.bm25 desc, b.created_at desc, b.id), '{}'),
+                    coalesce(pg_catalog.array_agg(b.id order by b.bm25 desc, b.created_at desc, b.id), '{}'),
+                    coalesce(pg_catalog.array_agg(b.created_at order by b.bm25 desc, b.created_at desc, b.id), '{}'),
+                    coalesce(pg_catalog.array_agg(b.bm25 order by b.bm25 desc, b.created_at desc, b.id), '{}')
                 into v_fts_kinds, v_fts_ids, v_fts_created, v_fts_bm25
-                from pymem_private.memory_keyword_scores(
-                    p_tenant, v_fetch, v_kw_lexemes, v_kw_idf, v_avgdl, p_types, p_scope, p_min_confidence, p_as_of
-                ) as k;
-                v_theta := (
-                    select b.bm25 from pg_catalog.unnest(v_fts_bm25) as b (bm25)
-                    order by b.bm25 desc offset p_depth - 1 limit 1
-                );
+                from (
+                    select a.kind, a.id, a.created_at, a.bm25
+                    from (
+                        select k.kind, k.id, k.created_at, k.bm25
+                        from pymem_private.memory_keyword_scores(
+                            p_tenant, v_fetch, v_kw_lexemes, v_kw_idf, v_avgdl, p_types, p_scope, p_min_confidence,
+                            p_as_of
+                        ) as k
+                        union all
+                        select t.kind, t.id, t.created_at, t.bm25
+                        from rows from (
+                            pg_catalog.unnest(v_fts_kinds), pg_catalog.unnest(v_fts_ids), pg_catalog.unnest(v_fts_created),
+                            pg_catalog.unnest(v_fts_bm25)
+                        ) as t (kind, id, created_at, bm25)
+                    ) as a
+                    order by a.bm25 desc, a.created_at desc, a.id
+                    limit p_depth
+                ) as b;
+                v_theta := case when pg_catalog.cardinality(v_fts_bm25) >= p_depth then v_fts_bm25[p_depth] end;
             end loop;
         end if;
     end if;
