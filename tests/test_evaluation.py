@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
@@ -16,7 +17,7 @@ from psycopg.conninfo import make_conninfo
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.evaluation import beir, metrics, reference, run, tables
+from pymem.evaluation import beir, calibration, metrics, reference, run, tables
 from pymem.evaluation.dataset import CATEGORIES, DatasetError, load_dataset, parse_dataset
 from pymem.evaluation.golden import CHECK_KINDS
 from pymem.reports import strict
@@ -224,6 +225,14 @@ def test_beir_on_a_tiny_folder(tmp_path: Path, db_dsn: str, embedder: Embedder) 
     assert result["reference"]["semantic_exact"]["mrr@10"] == 1.0
     keyword = beir.score({"q1": ["d1"], "q2": ["d3", "d2", "d5"]}, data.qrels["test"])
     assert keyword["ndcg@10"] == pytest.approx((1 + (3 + 1 / math.log2(4)) / (3 + 1 / math.log2(3))) / 2)
+    # fitted on the one train query (q3), judged on the 2 test queries x 5 rows, 3 of them relevant
+    fitted = result["calibration"]
+    assert fitted["fitted_on"] == {"split": "train", "queries": 1, "rows": 5}
+    assert fitted["features"] == ["intercept", *calibration.FEATURES]
+    assert (fitted["test"]["rows"], fitted["test"]["relevant_rows"]) == (10, 3)
+    for relevance in ("rank_relevance", "calibrated"):
+        assert 0.0 <= fitted["test"][relevance]["auc"] <= 1.0
+        assert sum(b["rows"] for b in fitted["test"][relevance]["reliability"]) == 10
 
 
 def test_reference_bm25_and_rrf_by_hand() -> None:
@@ -244,3 +253,30 @@ def test_beir_errors_name_the_file_and_line(tmp_path: Path) -> None:
         beir.load_beir(folder)
     with pytest.raises(InvalidArgumentError, match="not a folder"):
         beir.load_beir(tmp_path / "missing")
+
+
+def test_logistic_fit_recovers_known_coefficients() -> None:
+    rng = np.random.default_rng(15)
+    x = rng.normal(size=(4000, 2))
+    truth = np.array([-1.0, 2.0, -0.5])
+    p = 1 / (1 + np.exp(-(truth[0] + x @ truth[1:])))
+    y = (rng.random(4000) < p).astype(np.float64)
+    coef = calibration.fit_logistic(x, y, l2=0.0)
+    assert coef == pytest.approx(truth, abs=0.15)
+    assert calibration.predict(coef, np.zeros((1, 2)))[0] == pytest.approx(1 / (1 + math.exp(-coef[0])))
+    with pytest.raises(ValueError):
+        calibration.fit_logistic(np.zeros((0, 2)), np.zeros(0))
+
+
+def test_auc_brier_reliability_and_rank_relevance_by_hand() -> None:
+    # relevant 0.9 and 0.4, irrelevant 0.4 and 0.1: pairs (0.9>0.4, 0.9>0.1, 0.4=0.4 half, 0.4>0.1) = 3.5 / 4
+    assert calibration.auc([0.9, 0.4, 0.4, 0.1], [True, True, False, False]) == 0.875
+    assert calibration.auc([0.5, 0.2], [True, True]) is None
+    assert calibration.brier([1.0, 0.0], [True, True]) == 0.5
+    bins = calibration.reliability([0.1, 0.15, 0.95], [False, True, True])
+    assert bins[0] == {"bin": "[0.0, 0.2)", "rows": 2, "mean_predicted": 0.125, "observed_relevant": 0.5}
+    assert bins[4]["bin"] == "[0.8, 1.0]" and bins[4]["rows"] == 1
+    # today's recall relevance: the row's fused score over the query's best, whatever the evidence
+    assert calibration.rank_relevance([0.032, 0.031, 0.016]) == pytest.approx([1.0, 0.96875, 0.5])
+    assert calibration.row_features(0.8, None) == (0.8, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0)
+    assert calibration.row_features(0.7, 0.5, 2, 4, 0.8) == pytest.approx((0.7, 0.5, 1.0, 1.0, 0.5, 0.25, -0.1))

@@ -26,7 +26,7 @@ import psycopg
 
 from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError
-from pymem.evaluation import metrics
+from pymem.evaluation import calibration, metrics
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
 from pymem.tenancy import tenant_transaction
 
@@ -283,6 +283,77 @@ def tune(
     }
 
 
+CALIBRATION_DEPTH = 30  # memory_recall's candidate depth at limit 10: max(3 * limit, 30)
+CALIBRATION_TRAIN_QUERIES = 400
+
+
+def _evidence(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    data: BeirData,
+    query_vectors: dict[str, np.ndarray],
+    split: str,
+    qids: list[str],
+    ids: dict[uuid.UUID, str],
+    depth: int,
+) -> list[calibration.Evidence]:
+    """Every hybrid search row (depth rows per query) with its features, label and today's rank relevance."""
+    client = MemoryClient(conn)
+    out: list[calibration.Evidence] = []
+    for qid in qids:
+        with tenant_transaction(conn, tenant, actor="pymem-eval"):
+            rows = client.search_scored(
+                query=data.queries[qid],
+                types=["fact"],
+                mode="hybrid",
+                limit=depth,
+                bump_references=False,
+                query_embedding=query_vectors[qid],
+            )
+        relevance = calibration.rank_relevance([row.score for row in rows])
+        relevant = {doc for doc, grade in data.qrels[split][qid].items() if grade > 0}
+        best = max((row.semantic_score for row in rows if row.semantic_score is not None), default=None)
+        out.extend(
+            calibration.Evidence(
+                features=calibration.row_features(
+                    row.semantic_score, row.keyword_score, row.semantic_rank, row.keyword_rank, best
+                ),
+                relevant=ids.get(row.memory_id) in relevant,
+                rank_relevance=rel,
+            )
+            for row, rel in zip(rows, relevance, strict=True)
+        )
+    return out
+
+
+def calibration_figures(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    data: BeirData,
+    query_vectors: dict[str, np.ndarray],
+    ids: dict[uuid.UUID, str],
+    *,
+    split: str = "test",
+    depth: int = CALIBRATION_DEPTH,
+    train_queries: int = CALIBRATION_TRAIN_QUERIES,
+) -> dict[str, Any]:
+    """A logistic relevance fitted on (the first train_queries of) the train qrels and judged on split,
+    beside today's rank relevance (pymem.evaluation.calibration)."""
+    train_qids = sorted(data.qrels["train"])[:train_queries]
+    train = _evidence(conn, tenant, data, query_vectors, "train", train_qids, ids, depth)
+    x = np.asarray([e.features for e in train], dtype=np.float64)
+    y = np.asarray([e.relevant for e in train], dtype=np.float64)
+    coef = calibration.fit_logistic(x, y)
+    test = _evidence(conn, tenant, data, query_vectors, split, sorted(data.qrels[split]), ids, depth)
+    return {
+        "fitted_on": {"split": "train", "queries": len(train_qids), "rows": len(train)},
+        "depth": depth,
+        "features": ["intercept", *calibration.FEATURES],
+        "coefficients": [round(float(c), 4) for c in coef],
+        split: calibration.summarise(test, coef),
+    }
+
+
 def run_beir(
     conn: psycopg.Connection[Any],
     folder: Path,
@@ -296,9 +367,12 @@ def run_beir(
     reference: bool = True,
     cache_dir: Path | None = None,
     progress: bool = True,
+    calibrate: bool = True,
 ) -> dict[str, Any]:
-    """Load, store, (tune on train,) and score every mode on the split. configs: per mode overrides;
-    reference: also the client-side BM25 / exact-cosine / RRF yardsticks (pymem.evaluation.reference)."""
+    """Load, store, (tune on train,) and score every mode on the split; with train qrels and calibrate, also
+    how well a relevance fitted on train tells relevant rows on the split (calibration_figures). configs: per
+    mode overrides; reference: also the client-side BM25 / exact-cosine / RRF yardsticks
+    (pymem.evaluation.reference)."""
     data = load_beir(folder)
     if split not in data.qrels:
         raise InvalidArgumentError(f"BEIR folder {folder}: no qrels/{split}.tsv (splits: {sorted(data.qrels)})")
@@ -345,6 +419,17 @@ def run_beir(
                 flush=True,
             )
     result["modes"] = figures
+    if calibrate and "train" in data.qrels and split != "train":
+        result["calibration"] = calibration_figures(conn, tenant, data, query_vectors, ids, split=split)
+        if progress:
+            fitted = result["calibration"][split]
+            print(
+                f"pymem eval: {data.name} {split} relevance AUC: rank-based {fitted['rank_relevance']['auc']},"
+                f" fitted on train {fitted['calibrated']['auc']}; Brier {fitted['rank_relevance']['brier']}"
+                f" -> {fitted['calibrated']['brier']}",
+                file=sys.stderr,
+                flush=True,
+            )
     if reference:
         from pymem.evaluation.reference import reference_figures
 
