@@ -234,8 +234,8 @@ group by m.id
 
 @pytest.mark.parametrize("lexemes", [3, 8, 9, 12], ids=lambda n: f"{n}-lexemes")
 def test_bm25_of_each_row_equals_a_reference_from_its_positions(as_tenant: Tenant, lexemes: int) -> None:
-    """Up to 8 query lexemes are scored by an inlined expression, more by a subquery: both agree with the
-    positions of every row, repeated words (tf up to 40) included."""
+    """Up to 8 query lexemes in rows of up to 64 lexemes are scored by an inlined expression, the rest by a
+    subquery: both agree with the positions of every row, repeated words (tf up to 40) included."""
     rng = random.Random(lexemes)
     vocabulary = [
         "coffee",
@@ -257,6 +257,8 @@ def test_bm25_of_each_row_equals_a_reference_from_its_positions(as_tenant: Tenan
         for i in range(60):
             words = [w for w in vocabulary if rng.random() < 0.3] + [rng.choice(vocabulary)] * rng.choice([0, 1, 5, 40])
             text = " ".join(words) or "nothing"
+            if i % 4 == 0:  # rows of over 64 lexemes are scored by the other expression
+                text += " " + " ".join(f"word{chr(97 + k // 26)}{chr(97 + k % 26)}" for k in range(rng.randint(60, 90)))
             if i % 3 == 0:
                 store_episode(conn, text, "general")
             elif i % 3 == 1:
