@@ -280,3 +280,26 @@ def test_auc_brier_reliability_and_rank_relevance_by_hand() -> None:
     assert calibration.rank_relevance([0.032, 0.031, 0.016]) == pytest.approx([1.0, 0.96875, 0.5])
     assert calibration.row_features(0.8, None) == (0.8, 0.0, 1.0, 0.0, 0.0, 0.0, -1.0)
     assert calibration.row_features(0.7, 0.5, 2, 4, 0.8) == pytest.approx((0.7, 0.5, 1.0, 1.0, 0.5, 0.25, -0.1))
+
+
+def test_transfer_applies_coefficients_fitted_elsewhere_and_judges_the_floor() -> None:
+    # coefficients that read only the cosine: relevance = sigmoid(20 * (cos - 0.5))
+    coef = [-10.0, 20.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+
+    def row(cos: float, relevant: bool) -> dict[str, Any]:
+        return {"features": [cos, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0], "relevant": relevant, "rank_relevance": 1.0}
+
+    questions = [
+        {"id": "a1", "category": "direct", "answerable": True, "rows": [row(0.8, True), row(0.3, False)]},
+        {"id": "a2", "category": "direct", "answerable": True, "rows": [row(0.45, True)]},
+        {"id": "n1", "category": "no_answer", "answerable": False, "rows": [row(0.2, False), row(0.1, False)]},
+        {"id": "n2", "category": "no_answer", "answerable": False, "rows": [row(0.7, False)]},
+    ]
+    moved = calibration.transfer(questions, coef)
+    assert moved["questions"] == 4 and moved["no_answer_questions"] == 2
+    assert moved["no_answer_below_floor"] == 0.5  # n1 below 0.5, n2 above
+    assert moved["answerable_above_floor"] == 0.5  # a1 above, a2 (cos 0.45) below
+    assert moved["rows"]["rows"] == 6 and moved["rows"]["relevant_rows"] == 2
+    assert moved["rows"]["rank_relevance"]["auc"] == 0.5  # every row 1.0: no information
+    # relevant 0.8 beats the four others, 0.45 beats 0.3, 0.2 and 0.1 but not 0.7: 7 of 8 pairs
+    assert moved["rows"]["calibrated"]["auc"] == pytest.approx(0.875)

@@ -174,3 +174,35 @@ def summarise(evidence: Sequence[Evidence], coef: np.ndarray) -> dict[str, Any]:
 
 def _round(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else round(value, 4)
+
+
+def transfer(questions: Sequence[dict[str, Any]], coef: Sequence[float], floor: float = 0.5) -> dict[str, Any]:
+    """The model fitted elsewhere (SciFact train) applied to the golden set's hybrid rows (golden.hybrid_evidence):
+    how it ranks relevant rows against the others, and, per question, whether its best row clears `floor`:
+    a no-answer question should not, an answerable one should."""
+    c = np.asarray(coef, dtype=np.float64)
+    evidence = [
+        Evidence(tuple(r["features"]), bool(r["relevant"]), float(r["rank_relevance"]))
+        for q in questions
+        for r in q["rows"]
+    ]
+    out: dict[str, Any] = {"floor": floor, "questions": len(questions)}
+    if evidence:
+        out["rows"] = summarise(evidence, c)
+    best = {
+        q["id"]: (
+            q["answerable"],
+            float(predict(c, np.asarray([r["features"] for r in q["rows"]], dtype=np.float64)).max())
+            if q["rows"]
+            else 0.0,
+        )
+        for q in questions
+    }
+    no_answer = [b for answerable, b in best.values() if not answerable]
+    answerable = [b for answerable, b in best.values() if answerable]
+    out["no_answer_questions"] = len(no_answer)
+    out["no_answer_below_floor"] = round(sum(b < floor for b in no_answer) / len(no_answer), 4) if no_answer else None
+    out["answerable_above_floor"] = (
+        round(sum(b >= floor for b in answerable) / len(answerable), 4) if answerable else None
+    )
+    return out

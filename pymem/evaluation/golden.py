@@ -20,7 +20,7 @@ import numpy as np
 import psycopg
 
 from pymem.client import MemoryClient, SearchRow
-from pymem.evaluation import metrics
+from pymem.evaluation import calibration, metrics
 from pymem.evaluation.dataset import CATEGORIES, Dataset, Memory, Question
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
 from pymem.tenancy import tenant_transaction
@@ -176,6 +176,30 @@ def ask(
     return Answer(question, mode, ranked, rows, latency)
 
 
+def hybrid_evidence(answer: Answer) -> dict[str, Any]:
+    """One question's hybrid rows as calibration evidence (features, relevant, today's rank relevance), JSON-ready."""
+    relevant = {key for key, grade in answer.question.relevant.items() if grade > 0}
+    best = max((row.semantic_score for row in answer.rows if row.semantic_score is not None), default=None)
+    relevance = calibration.rank_relevance([row.score for row in answer.rows])
+    return {
+        "id": answer.question.id,
+        "category": answer.question.category,
+        "answerable": bool(relevant),
+        "rows": [
+            {
+                "features": list(
+                    calibration.row_features(
+                        row.semantic_score, row.keyword_score, row.semantic_rank, row.keyword_rank, best
+                    )
+                ),
+                "relevant": key in relevant,
+                "rank_relevance": rel,
+            }
+            for row, key, rel in zip(answer.rows, answer.ranked, relevance, strict=True)
+        ],
+    }
+
+
 def _in_scope(memory: Memory, scope: str) -> bool:
     if memory.type == "episode":
         return memory.butler == scope
@@ -268,6 +292,8 @@ def run_questions(
                     "latency_ms": round(answer.latency_ms, 2),
                 }
             )
+        if mode == "hybrid":
+            result["hybrid_evidence"] = [hybrid_evidence(answer) for answer in answers]
         per_mode[mode] = {
             "overall": _figures(answers, k),
             "categories": {

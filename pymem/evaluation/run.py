@@ -4,6 +4,7 @@ database, as pymem_app; the result is a JSON-ready dict, the tables are pymem.ev
 from __future__ import annotations
 
 import hashlib
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from pymem import reports
-from pymem.evaluation import beir, golden
+from pymem.evaluation import beir, calibration, golden
 from pymem.evaluation.dataset import CATEGORIES, Dataset
 from pymem.evaluation.embedcache import EmbedderLike
 
@@ -121,6 +122,21 @@ def run(
                 reference=reference,
                 cache_dir=cache_dir,
                 progress=progress,
+            )
+    evidence = result["golden"].pop("hybrid_evidence", None)
+    fitted = result.get("beir", {}).get("calibration")
+    if evidence and fitted:
+        # does a relevance fitted on SciFact train carry over to the golden set (another domain)?
+        result["golden"]["calibration_transfer"] = calibration.transfer(evidence, fitted["coefficients"])
+        if progress:
+            moved = result["golden"]["calibration_transfer"]
+            print(
+                f"pymem eval: golden, relevance fitted on SciFact train: AUC rank-based"
+                f" {moved['rows']['rank_relevance']['auc']}, fitted {moved['rows']['calibrated']['auc']};"
+                f" no-answer questions below {moved['floor']}: {moved['no_answer_below_floor']},"
+                f" answerable above it: {moved['answerable_above_floor']}",
+                file=sys.stderr,
+                flush=True,
             )
     result["seconds"] = round(time.monotonic() - started, 1)
     return result
