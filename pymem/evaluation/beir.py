@@ -310,19 +310,8 @@ def _evidence(
                 bump_references=False,
                 query_embedding=query_vectors[qid],
             )
-        relevance = calibration.rank_relevance([row.score for row in rows])
         relevant = {doc for doc, grade in data.qrels[split][qid].items() if grade > 0}
-        best = max((row.semantic_score for row in rows if row.semantic_score is not None), default=None)
-        out.extend(
-            calibration.Evidence(
-                features=calibration.row_features(
-                    row.semantic_score, row.keyword_score, row.semantic_rank, row.keyword_rank, best
-                ),
-                relevant=ids.get(row.memory_id) in relevant,
-                rank_relevance=rel,
-            )
-            for row, rel in zip(rows, relevance, strict=True)
-        )
+        out.extend(calibration.rows_evidence(rows, [ids.get(row.memory_id) in relevant for row in rows]))
     return out
 
 

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from pymem.client import SearchRow
+
 FEATURES = (
     "semantic_score",
     "keyword_score",
@@ -67,6 +69,20 @@ def rank_relevance(scores: Sequence[float]) -> list[float]:
     """memory_recall's relevance today: each row's fused score over the query's best one."""
     best = max(scores, default=0.0)
     return [s / best if best > 0 else 0.0 for s in scores]
+
+
+def rows_evidence(rows: Sequence[SearchRow], relevant: Sequence[bool]) -> list[Evidence]:
+    """One query's search rows as evidence: each row's features, its label and today's rank relevance."""
+    best = max((row.semantic_score for row in rows if row.semantic_score is not None), default=None)
+    relevance = rank_relevance([row.score for row in rows])
+    return [
+        Evidence(
+            features=row_features(row.semantic_score, row.keyword_score, row.semantic_rank, row.keyword_rank, best),
+            relevant=label,
+            rank_relevance=rel,
+        )
+        for row, label, rel in zip(rows, relevant, relevance, strict=True)
+    ]
 
 
 def _design(x: np.ndarray) -> np.ndarray:

@@ -179,23 +179,13 @@ def ask(
 def hybrid_evidence(answer: Answer) -> dict[str, Any]:
     """One question's hybrid rows as calibration evidence (features, relevant, today's rank relevance), JSON-ready."""
     relevant = {key for key, grade in answer.question.relevant.items() if grade > 0}
-    best = max((row.semantic_score for row in answer.rows if row.semantic_score is not None), default=None)
-    relevance = calibration.rank_relevance([row.score for row in answer.rows])
+    evidence = calibration.rows_evidence(answer.rows, [key in relevant for key in answer.ranked])
     return {
         "id": answer.question.id,
         "category": answer.question.category,
         "answerable": bool(relevant),
         "rows": [
-            {
-                "features": list(
-                    calibration.row_features(
-                        row.semantic_score, row.keyword_score, row.semantic_rank, row.keyword_rank, best
-                    )
-                ),
-                "relevant": key in relevant,
-                "rank_relevance": rel,
-            }
-            for row, key, rel in zip(answer.rows, answer.ranked, relevance, strict=True)
+            {"features": list(e.features), "relevant": e.relevant, "rank_relevance": e.rank_relevance} for e in evidence
         ],
     }
 
