@@ -178,6 +178,14 @@ class SearchRow:
     search_mode: str
     created_at: datetime
     reference_count: int
+    graph_rank: int | None
+    relevance: float
+    relevance_features: list[float]
+    source_butler: str | None
+    session_id: UUID | None
+    source_episode_id: UUID | None
+    source_path: str | None
+    stored_by: str | None
 
 
 @dataclass(frozen=True)
@@ -299,6 +307,8 @@ class MemoryClient(SqlClient):
         limit: int | None = None,
         min_confidence: float | None = None,
         query_embedding: Vector = None,
+        min_relevance: float | None = None,
+        rerank: bool | None = None,
     ) -> list[SearchHit]:
         """pymem.memory_search: hybrid (or one-mode) search of episodes, facts and rules."""
         return self._rows(
@@ -311,6 +321,8 @@ class MemoryClient(SqlClient):
             limit=("integer", limit),
             min_confidence=("double precision", min_confidence),
             query_embedding=("public.vector", query_embedding),
+            min_relevance=("double precision", min_relevance),
+            rerank=("boolean", rerank),
         )
 
     def search_scored(
@@ -330,6 +342,11 @@ class MemoryClient(SqlClient):
         as_of: datetime | None = None,
         bump_references: bool | None = None,
         date_half_life_days: float | None = None,
+        min_relevance: float | None = None,
+        rerank: bool | None = None,
+        semantic_rrf_weight: float | None = None,
+        keyword_rrf_weight: float | None = None,
+        graph_rrf_weight: float | None = None,
     ) -> list[SearchRow]:
         """pymem.memory_search with every argument, and every column of its rows (each leg's rank and score):
         what benchmarks and evaluations read. The tool's search leaves those out."""
@@ -350,6 +367,11 @@ class MemoryClient(SqlClient):
             as_of=("timestamptz", as_of),
             bump_references=("boolean", bump_references),
             date_half_life_days=("double precision", date_half_life_days),
+            min_relevance=("double precision", min_relevance),
+            rerank=("boolean", rerank),
+            semantic_rrf_weight=("double precision", semantic_rrf_weight),
+            keyword_rrf_weight=("double precision", keyword_rrf_weight),
+            graph_rrf_weight=("double precision", graph_rrf_weight),
         )
 
     def recall(
@@ -359,8 +381,11 @@ class MemoryClient(SqlClient):
         scope: str | None = None,
         limit: int | None = None,
         query_embedding: Vector = None,
+        min_relevance: float | None = None,
+        bump_references: bool | None = None,
     ) -> list[RecallHit]:
-        """pymem.memory_recall: facts and rules by composite score (the weights of the butler named by scope)."""
+        """pymem.memory_recall: facts and rules by composite score (the weights of the butler named by scope),
+        those below the relevance floor (min_relevance, default the relevance model's) left out."""
         return self._rows(
             RecallHit,
             "memory_recall",
@@ -368,6 +393,8 @@ class MemoryClient(SqlClient):
             scope=("text", scope),
             limit=("integer", limit),
             query_embedding=("public.vector", query_embedding),
+            min_relevance=("double precision", min_relevance),
+            bump_references=("boolean", bump_references),
         )
 
     def recent_episodes(

@@ -451,10 +451,15 @@ async def memory_search(
     min_confidence: Annotated[
         float, Field(description="facts and rules below this effective confidence are left out")
     ] = 0.2,
+    min_relevance: Annotated[
+        float | None, Field(description="leave out results less likely than this to be about the query (0..1)")
+    ] = None,
+    rerank: Annotated[bool, Field(description="order by calibrated relevance instead of the fused rank score")] = False,
     as_tenant: AsTenant = None,
 ) -> SearchResult:
     """Search episodes, facts and rules by meaning and by keyword. Returns scored results with
-    type, id, content, score and confidence. Updates the returned memories' reference counts."""
+    type, id, content, score, calibrated relevance, confidence and provenance (source butler,
+    session, source episode, file, who stored it). Updates the returned memories' reference counts."""
     vector = await _embed(ctx, query) if mode != "keyword" else None
     hits = await _run(
         ctx,
@@ -470,6 +475,8 @@ async def memory_search(
             limit=limit,
             min_confidence=min_confidence,
             query_embedding=vector,
+            min_relevance=min_relevance,
+            rerank=rerank,
         ),
         references=_returned,
     )
@@ -484,12 +491,20 @@ async def memory_recall(
         str | None, Field(description="a butler's scope: recall 'global' plus this scope (default: all)")
     ] = None,
     limit: Annotated[int, Field(description="at most this many results")] = 10,
+    min_relevance: Annotated[
+        float | None,
+        Field(
+            description="the relevance floor (0..1): default the relevance model's; 0 recalls unrelated memories too"
+        ),
+    ] = None,
     as_tenant: AsTenant = None,
 ) -> RecallResult:
     """Recall the facts and rules (not episodes) that matter for a topic, ranked by the composite
-    score of relevance, importance, recency and confidence. The primary tool for agents. Updates
-    the returned memories' reference counts. The weights are those of the butler named by scope
-    (its butler.toml), else 0.4/0.3/0.2/0.1."""
+    score of relevance, importance, recency and confidence. The primary tool for agents. Relevance
+    is a calibrated probability that the memory is about the topic; memories below the relevance
+    floor are not recalled however important or recent. Each result carries its provenance.
+    Updates the returned memories' reference counts. The weights are those of the butler named by
+    scope (its butler.toml), else 0.4/0.3/0.2/0.1."""
     vector = await _embed(ctx, topic)
     hits = await _run(
         ctx,
@@ -497,7 +512,9 @@ async def memory_recall(
         "memory_recall",
         SCOPE_READ,
         as_tenant,
-        lambda db: db.recall(topic=topic, scope=scope, limit=limit, query_embedding=vector),
+        lambda db: db.recall(
+            topic=topic, scope=scope, limit=limit, query_embedding=vector, min_relevance=min_relevance
+        ),
         references=_returned,
     )
     return RecallResult(topic=topic, scope=scope, results=hits)

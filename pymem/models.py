@@ -30,11 +30,28 @@ class StoredMemory(BaseModel):
     expires_at: datetime | None = Field(default=None, description="episodes: when the episode expires")
 
 
-class SearchHit(BaseModel):
+class Provenance(BaseModel):
+    """Where a retrieved memory came from (REQ-MEM-021), beside its created_at and confidence."""
+
+    source_butler: str | None = Field(
+        default=None, description="the butler that stored a fact or rule, or an episode's butler"
+    )
+    session_id: UUID | None = Field(
+        default=None, description="an episode's session, or that of a fact's or rule's source episode"
+    )
+    source_episode_id: UUID | None = Field(default=None, description="the episode a fact or rule was drawn from")
+    source_path: str | None = Field(default=None, description="the file an imported memory came from")
+    stored_by: str | None = Field(default=None, description="who stored it (the audit trail's actor, else the role)")
+
+
+class SearchHit(Provenance):
     memory_type: MemoryType
     memory_id: UUID
     content: str
     score: float
+    relevance: float = Field(
+        description="calibrated probability in (0, 1) that the memory is about the query (not a rank)"
+    )
     confidence: float | None
     effective_confidence: float | None
     importance: float | None
@@ -55,15 +72,18 @@ class SearchResult(BaseModel):
     results: list[SearchHit]
 
 
-class RecallHit(BaseModel):
+class RecallHit(Provenance):
     memory_type: Literal["fact", "rule"]
     memory_id: UUID
     content: str
     score: float = Field(description="w_relevance*relevance + w_importance*importance + w_recency*recency + ...")
-    relevance: float
+    relevance: float = Field(
+        description="calibrated probability in (0, 1) that the memory is about the topic (not a rank)"
+    )
     importance: float
     recency: float
     effective_confidence: float
+    confidence: float
     subject: str | None
     predicate: str | None
     maturity: str | None

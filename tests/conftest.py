@@ -38,6 +38,7 @@ ALL_TABLES = {
     "pymem_private.role_tenants",
     "pymem_private.api_tokens",
     "pymem_private.embedding_config",
+    "pymem_private.relevance_models",
     "pymem_private.index_health",
     "pymem_private.index_rebuilds",
     "pymem_private.alembic_version",

@@ -55,6 +55,11 @@ NOT_DISTRIBUTED: dict[str, tuple[str, str]] = {
         "a single row, the configured embedding model (0004), read by tenant functions "
         "(memory_search skips rows of another model), so every node needs it",
     ),
+    "pymem_private.relevance_models": (
+        "reference",
+        "keyed by model name and variant (0010): the coefficients of the calibrated relevance, read by "
+        "every search (memory_candidates) on every node",
+    ),
     "pymem_private.index_health": (
         "local",
         "keyed by index name (0004): recall measurements of the vector indexes, written and read "

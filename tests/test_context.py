@@ -40,6 +40,13 @@ DIET_RULES = [
     "Always check meal suggestions against the user's allergies",
     "Keep diet advice short and practical",
 ]
+MEAL_FACTS = [
+    ("user", "breakfast", "The user eats oatmeal with berries for breakfast"),
+    ("user", "lunch", "The user eats a lentil salad for lunch"),
+    ("user", "dinner", "The user eats vegetable curry for dinner"),
+    ("user", "snack", "The user eats an apple as an afternoon snack"),
+    ("user", "friday", "The user eats fish on Fridays"),
+]
 
 
 def configure(conn: psycopg.Connection[Any], butler: str, **settings: Any) -> Row:
@@ -70,6 +77,30 @@ def overhead(butler: str = "health") -> int:
     """The tokens of an empty block: the header and three '(none)' sections (what build_context passes
     to memory_context_select as header_tokens)."""
     return token_counts.count_tokens(render(render_header(butler), {}))
+
+
+def default_floor(conn: psycopg.Connection[Any], variant: str = "hybrid") -> float:
+    """The relevance floor memory_recall applies when min_relevance is left NULL."""
+    row = conn.execute("select default_floor from pymem.memory_relevance_model(%s)", (variant,)).fetchone()
+    assert row is not None
+    return float(row[0])
+
+
+def without_relevance_floor(superuser: psycopg.Connection[Any], conn: psycopg.Connection[Any]) -> None:
+    """For the rest of conn's transaction: the shipped relevance model without its floor (an operator's copy,
+    selected by pymem.relevance_model), so that every fact and rule is a candidate of build_context, which
+    passes no min_relevance. For tests of budgets and quotas, not of relevance."""
+    superuser.execute("set role pymem_owner")
+    try:
+        superuser.execute(
+            "select pymem_private.save_relevance_model('no_floor', v.variant, m.coefficients, 0, '{}')"
+            " from unnest(array['hybrid', 'semantic', 'keyword']) as v (variant)"
+            " cross join lateral pymem.memory_relevance_model(v.variant) as m"
+        )
+    finally:
+        superuser.execute("reset role")
+    conn.execute("select set_config('pymem.relevance_model', 'no_floor', true)")
+    assert default_floor(conn, "keyword") == default_floor(conn, "hybrid") == 0
 
 
 def store_diet(conn: psycopg.Connection[Any], embedder: Embedder) -> dict[str, Any]:
@@ -717,7 +748,8 @@ def test_candidates_are_recall_scores_per_section_without_bumping(as_tenant: Ten
     prompt = "Help user with diet"
     with as_tenant("acme") as conn:
         store_diet(conn, embedder)
-        rows = candidates(conn, prompt, embedder)
+        # no relevance floor, in both: every fact and rule is a candidate (the floor has its own test)
+        rows = candidates(conn, prompt, embedder, min_relevance=0)
         recalled = call(
             conn,
             "memory_recall",
@@ -726,6 +758,7 @@ def test_candidates_are_recall_scores_per_section_without_bumping(as_tenant: Ten
             limit=30,
             query_embedding=embedder.embed(prompt),
             bump_references=False,
+            min_relevance=0,
         )
         bumped = conn.execute(
             "select (select sum(reference_count) from pymem.facts) + (select sum(reference_count) from pymem.rules)"
@@ -749,6 +782,47 @@ def test_candidates_are_recall_scores_per_section_without_bumping(as_tenant: Ten
     # episodes: (w_importance * importance/10 + w_recency * recency) / (w_importance + w_recency)
     assert episode["score"] == pytest.approx((0.3 * 0.5 + 0.2 * episode["recency"]) / 0.5)
     assert episode["recency"] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_candidates_leave_out_facts_and_rules_below_the_relevance_floor(as_tenant: Tenant, embedder: Embedder) -> None:
+    """min_relevance reaches memory_recall: a fact or rule less relevant than the floor is no candidate
+    (episodes have no relevance: the newest are candidates whatever the prompt); NULL is the model's floor."""
+    prompt = "Help user with diet"
+    with as_tenant("acme") as conn:
+        store_diet(conn, embedder)
+        everything = candidates(conn, prompt, embedder, min_relevance=0)
+        default = candidates(conn, prompt, embedder)
+        floor = default_floor(conn)
+        relevance = {r["memory_id"]: r["relevance"] for r in everything if r["section"] != "episodes"}
+        # a floor between the most and the least relevant: some facts and rules are left out, whatever the model
+        cut = sorted(relevance.values())[len(relevance) // 2]
+        floored = candidates(conn, prompt, embedder, min_relevance=cut)
+        recalled = call(
+            conn,
+            "memory_recall",
+            topic=prompt,
+            scope="health",
+            limit=30,
+            query_embedding=embedder.embed(prompt),
+            bump_references=False,
+        )
+    assert len(relevance) == 8 and min(relevance.values()) < cut
+
+    def kept(rows: list[Row]) -> dict[Any, float]:
+        return {r["memory_id"]: r["relevance"] for r in rows if r["section"] != "episodes"}
+
+    # the relevance of a memory does not depend on the floor, only whether it is a candidate
+    assert kept(floored) == {m: r for m, r in relevance.items() if r >= cut}
+    assert kept(default) == {m: r for m, r in relevance.items() if r >= floor}
+    # the default floor is memory_recall's
+    assert set(kept(default)) == {r["memory_id"] for r in recalled}
+    for rows in (floored, default):
+        for section in ("facts", "rules"):
+            mine = [r for r in rows if r["section"] == section]
+            assert [r["section_rank"] for r in mine] == list(range(1, len(mine) + 1))
+        assert [r["memory_id"] for r in rows if r["section"] == "episodes"] == [
+            r["memory_id"] for r in everything if r["section"] == "episodes"
+        ]
 
 
 def test_candidates_carry_the_stored_token_count(as_tenant: Tenant, embedder: Embedder) -> None:
@@ -775,8 +849,9 @@ def test_each_type_gets_its_own_limit(as_tenant: Tenant) -> None:
             store_rule(conn, f"diet rule number {n}", scope="health")
         for n in range(4):
             store_episode(conn, f"diet episode {n}", "health")
-        rows = candidates(conn, "diet", None, facts_limit=2, rules_limit=2, episodes_limit=3)
-        no_rules = candidates(conn, "diet", None, rules_limit=0, episodes_limit=0)
+        # no relevance floor: the limits, not the floor, decide how many of each type are candidates
+        rows = candidates(conn, "diet", None, facts_limit=2, rules_limit=2, episodes_limit=3, min_relevance=0)
+        no_rules = candidates(conn, "diet", None, rules_limit=0, episodes_limit=0, min_relevance=0)
     by_section = {s: [r for r in rows if r["section"] == s] for s in SECTIONS}
     # the important facts outscore every rule, yet the rules still get their two places
     assert {s: len(v) for s, v in by_section.items()} == {"facts": 2, "rules": 2, "episodes": 3}
@@ -878,9 +953,11 @@ def test_candidates_validate_their_arguments(as_tenant: Tenant, arguments: dict[
 
 def test_context_within_token_budget(as_tenant: Tenant, embedder: Embedder) -> None:
     """Scenario: memory_context(trigger_prompt="Help user with diet", butler="health", token_budget=3000)."""
-    filler = " ".join(["It matters for meal planning, shopping lists and restaurant choices."] * 12)
+    # the notes are about the prompt (above the relevance floor): more of them than the budget holds
+    filler = " ".join(["It helps the user with the diet: meal planning, shopping lists and restaurant choices."] * 12)
     with as_tenant("acme") as conn:
         store_diet(conn, embedder)
+        store_rule(conn, "Help the user with the diet in short, practical steps", embedder, scope="health")
         for n in range(25):
             store_fact(conn, "user", f"diet_note_{n}", f"Diet note {n}: {filler}", embedder, scope="health")
         for n in range(8):
@@ -889,7 +966,7 @@ def test_context_within_token_budget(as_tenant: Tenant, embedder: Embedder) -> N
     assert block.token_count == token_counts.count_tokens(block.text) <= 3000
     assert block.token_budget == 3000
     assert sections_of(block.text) == ["## Facts", "## Rules", "## Recent episodes"]
-    assert block.omitted["facts"] > 0  # 30 facts of ~150 tokens cannot fit
+    assert block.omitted["facts"] > 0  # 20 candidate facts (max_facts), most of them notes of ~210 tokens, cannot fit
     assert {i.candidate.section for i in block.items} == set(SECTIONS)
     # the budget is used, not wasted: what is left is less than one more item of this size
     assert 3000 - block.token_count < max(i.tokens for i in block.items)
@@ -913,7 +990,8 @@ def test_context_prioritizes_highest_scored_memories(as_tenant: Tenant, embedder
     """Scenario: when the budget cannot fit all relevant memories, the lowest-scored are omitted first."""
     with as_tenant("acme") as conn:
         configure(conn, "health", quota_facts=1, quota_rules=0, quota_episodes=0)
-        for n, (subject, predicate, content) in enumerate(DIET_FACTS):
+        # five facts about what the user eats: all relevant to the prompt (above the relevance floor)
+        for n, (subject, predicate, content) in enumerate(MEAL_FACTS):
             store_fact(conn, subject, predicate, content, embedder, importance=2 + n, scope="health")
         full = context(conn, "What should the user eat?", embedder)
         ranking = [i.candidate.memory_id for i in full.items]
@@ -960,9 +1038,12 @@ def test_context_output_is_deterministic_under_score_ties(
     assert positions == sorted(positions)
 
 
-def test_quotas_share_the_budget_between_sections(as_tenant: Tenant) -> None:
+def test_quotas_share_the_budget_between_sections(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
     filler = "with a long explanation about meals, shopping and cooking at home " * 3
     with as_tenant("acme") as conn:
+        # 20 memories of each type, all equally about the prompt: each section must overflow its quota,
+        # whatever share of them the relevance model would recall
+        without_relevance_floor(superuser, conn)
         for n in range(20):
             store_fact(conn, f"meal{n}", "diet", f"diet fact {n} {filler}", scope="health")
             store_rule(conn, f"diet rule {n} {filler}", scope="health")
@@ -978,9 +1059,12 @@ def test_quotas_share_the_budget_between_sections(as_tenant: Tenant) -> None:
     longest = max(i.tokens for i in block.items)
     for section, share in (("facts", 0.5), ("rules", 0.3), ("episodes", 0.2)):
         assert used[section] > 0 and block.omitted[section] > 0
+        # at least its share less the next item, which did not fit (the items differ by a few tokens at most)
+        assert used[section] > share * available - longest - 10
         # at most its share, plus what the second pass hands out (less than one item per section)
         assert used[section] <= share * available + 3 * longest
-    assert used["facts"] > used["rules"] > used["episodes"]
+    # the largest share: the leftover of the first pass goes to the best next items, of whichever section
+    assert used["facts"] > max(used["rules"], used["episodes"])
     assert {i.candidate.section for i in facts_only.items} == {"facts"}
     assert facts_only.token_count <= 1500
 
@@ -1014,7 +1098,7 @@ def test_items_carry_provenance(as_tenant: Tenant, embedder: Embedder) -> None:
             source_butler="health",
             metadata=Jsonb({"source_date": "2026-11-20", "source_path": "memory/2026-11-20.md"}),
         )
-        rule = store_rule(conn, "Mention colours sparingly", embedder, scope="global")
+        rule = store_rule(conn, "Mention the user's favourite colour sparingly", embedder, scope="global")
         episode = store_episode(conn, "User said blue calms them", "health", embedder, importance=9)
         block = context(conn, "favourite colour", embedder)
     lines = {i.candidate.memory_id: i.line for i in block.items}
@@ -1022,7 +1106,9 @@ def test_items_carry_provenance(as_tenant: Tenant, embedder: Embedder) -> None:
         '- "The user\'s favourite colour is blue" (fact user/favorite_color; scope health; '
         f"source: butler health, file memory/2026-11-20.md, 2026-11-20; confidence 1.00; id {fact})"
     )
-    assert lines[rule].startswith('- "Mention colours sparingly" (rule, candidate; scope global; source: ')
+    assert lines[rule].startswith(
+        '- "Mention the user\'s favourite colour sparingly" (rule, candidate; scope global; source: '
+    )
     assert lines[rule].endswith(f"; confidence 0.50; id {rule})")
     assert " UTC; importance 9; id " in lines[episode] and "(episode; source: butler health, " in lines[episode]
     for line in lines.values():

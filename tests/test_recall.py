@@ -41,7 +41,8 @@ def test_recall_returns_composite_scored_facts_and_rules(as_tenant: Tenant, embe
         )
         rule = store_rule(conn, "Offer oat milk instead of dairy to lactose intolerant users", embedder, scope="health")
         store_episode(conn, "User said dairy makes them ill; lactose intolerant", "health", embedder)
-        rows = recall(conn, "user dietary needs", embedder, scope="health")
+        # the composite score over every candidate (the relevance floor is tested in test_relevance.py)
+        rows = recall(conn, "user dietary needs", embedder, scope="health", min_relevance=0)
     assert {r["memory_type"] for r in rows} <= {"fact", "rule"}
     assert {fact, rule} <= {r["memory_id"] for r in rows}
     assert rows[0]["memory_id"] == fact
@@ -57,15 +58,29 @@ def test_recall_returns_composite_scored_facts_and_rules(as_tenant: Tenant, embe
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
 
 
-def test_relevance_is_the_rrf_score_over_its_maximum(as_tenant: Tenant, embedder: Embedder) -> None:
+def test_relevance_is_the_calibrated_relevance_of_the_search_row(as_tenant: Tenant, embedder: Embedder) -> None:
+    """recall's relevance is the row's calibrated relevance (memory_search's, at the same candidate depth): a
+    probability of its evidence, not the RRF score over the query's best (which made the best row 1.0)."""
     with as_tenant("acme") as conn:
         for subject, predicate, content in DISTRACTORS:
             store_fact(conn, subject, predicate, content, embedder)
-        rows = recall(conn, "where does the user live", embedder, limit=5)
-    depth = 30  # candidates: max(3 * limit, 30); a missing rank counts as depth + 1
+        rows = recall(conn, "where does the user live", embedder, limit=5, min_relevance=0)
+        searched = {
+            r["memory_id"]: r["relevance"]
+            for r in call(
+                conn,
+                "memory_search",
+                query="where does the user live",
+                query_embedding=embedder.embed("where does the user live"),
+                types=["fact", "rule"],
+                limit=30,  # recall's candidate depth: max(3 * limit, 30)
+                bump_references=False,
+            )
+        }
+    assert rows
     for row in rows:
-        semantic, keyword = row["semantic_rank"] or depth + 1, row["keyword_rank"] or depth + 1
-        assert row["relevance"] == pytest.approx((1 / (60 + semantic) + 1 / (60 + keyword)) / (2 / 61))
+        assert row["relevance"] == pytest.approx(searched[row["memory_id"]])
+    assert max(r["relevance"] for r in rows) < 1.0
 
 
 def test_high_importance_recent_fact_ranks_above_low_importance_old_fact(
@@ -107,18 +122,23 @@ def test_recency_falls_back_to_created_at_and_has_a_half_life(
 
 
 def test_custom_weights_change_the_ranking(as_tenant: Tenant, embedder: Embedder) -> None:
-    weights = {"w_relevance": 0.6, "w_importance": 0.1, "w_recency": 0.2, "w_confidence": 0.1}
+    # importance first: with the default weights a calibrated relevance (0.87 against 0.0006) decides
+    weights = {"w_relevance": 0.1, "w_importance": 0.7, "w_recency": 0.1, "w_confidence": 0.1}
     with as_tenant("acme") as conn:
         for subject, predicate, content in DISTRACTORS:
             store_fact(conn, subject, predicate, content, embedder, importance=1)
         relevant = store_fact(conn, "user", "allergy", "The user is allergic to peanuts", embedder, importance=1)
         important = store_fact(conn, "user", "blood", "The user's blood type is O negative", embedder, importance=10)
-        default = recall(conn, "peanut allergy", embedder, bump_references=False)
-        custom = recall(conn, "peanut allergy", embedder, bump_references=False, **weights)
-    assert default[0]["memory_id"] == important
-    assert custom[0]["memory_id"] == relevant
+        # the composite alone (no relevance floor): relevance wins by default, importance with the custom weights
+        default = recall(conn, "peanut allergy", embedder, bump_references=False, min_relevance=0)
+        custom = recall(conn, "peanut allergy", embedder, bump_references=False, min_relevance=0, **weights)
+        floored = recall(conn, "peanut allergy", embedder, bump_references=False, **weights)
+    assert default[0]["memory_id"] == relevant
+    assert custom[0]["memory_id"] == important
+    # with the relevance floor, the important but unrelated blood type is not recalled, whatever the weights
+    assert floored[0]["memory_id"] == relevant and important not in {r["memory_id"] for r in floored}
     for row in custom:
-        assert row["score"] == pytest.approx(composite(row, (0.6, 0.1, 0.2, 0.1)))
+        assert row["score"] == pytest.approx(composite(row, (0.1, 0.7, 0.1, 0.1)))
 
 
 def test_weights_need_not_sum_to_one(as_tenant: Tenant) -> None:
@@ -232,10 +252,20 @@ def test_keyword_recall_without_embedding(as_tenant: Tenant) -> None:
         conn.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
         store_fact(conn, "user", "diet", "The user follows a vegan diet")
         store_fact(conn, "user", "sport", "The user's diet before races is pasta, a big diet change")
-        rows = recall(conn, "diet")
+        rows = recall(conn, "diet", min_relevance=0)
+        searched = {
+            r["memory_id"]: r["relevance"]
+            for r in call(conn, "memory_search", query="diet", types=["fact"], limit=30, bump_references=False)
+        }
+        keyword_model = conn.execute("select features, coefficients from pymem.memory_relevance_model('keyword')")
+        names, coefficients = keyword_model.fetchone()  # type: ignore[misc]
     assert {r["search_mode"] for r in rows} == {"keyword"}
-    assert [r["relevance"] for r in rows] == pytest.approx([1.0, 61 / 62])  # (k+1)/(k+rank)
-    assert notices == ["no query_embedding: hybrid search runs as keyword search"]
+    assert len(rows) == 2
+    # the keyword variant of the relevance model: the semantic evidence is absent, not zero
+    assert coefficients[1 + names.index("semantic_score")] == 0.0
+    for row in rows:
+        assert row["relevance"] == pytest.approx(searched[row["memory_id"]])
+    assert notices[0] == "no query_embedding: hybrid search runs as keyword search"
 
 
 BAD_RECALLS = [

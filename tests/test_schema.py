@@ -372,8 +372,8 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
            -- bearer tokens are found by their hash (or id) before any tenant is known
            and i.indexrelid not in ('pymem_private.api_tokens_pkey'::regclass,
                                     'pymem_private.api_tokens_token_hash_key'::regclass)
-           -- maintenance tables hold no tenant data: the configured model, vector index measurements
-           and t.relname not in ('embedding_config', 'index_health', 'index_rebuilds')
+           -- tables without tenant data: the configured model, relevance models, vector index measurements
+           and t.relname not in ('embedding_config', 'relevance_models', 'index_health', 'index_rebuilds')
         """
     ).fetchall()
     leading = dict(rows)
@@ -437,9 +437,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0009"
+    assert migrate.current(db_dsn) == migrate.head() == "0010"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0009"
+    assert migrate.current(db_dsn) == "0010"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

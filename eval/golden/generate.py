@@ -9,7 +9,9 @@ researcher and a Kyoto cafe (Japanese/Chinese text). Memories are stored in list
 SQL API (a later fact with the same subject + predicate supersedes the earlier one); ``retract``
 marks a memory that is forgotten (memory_forget) after the corpus is stored; ``maturity`` promotes
 a rule with helpful feedback. Every memory has a stable key; questions name the keys that answer
-them (grade 2 = the answer, 1 = related), and the keys that must not appear.
+them (grade 2 = the answer, 1 = related), and the keys that must not appear. Short chat sessions
+carry the conversational questions, whose answer is a reply that does not name its topic.
+Questions are of split "test" (reported) or "train" (ids "t-...": for fitting, never reported).
 """
 
 from __future__ import annotations
@@ -106,11 +108,19 @@ def ask(
     types: list[str] | None = None,
     current: str | None = None,
     absent: list[str] | None = None,
+    split: str = "test",
 ) -> None:
     grades = dict.fromkeys(relevant, 2) if isinstance(relevant, list) else dict(relevant or {})
     if current is not None:
         grades.setdefault(current, 2)
-    question: dict[str, Any] = {"id": qid, "tenant": tenant, "category": category, "query": query, "relevant": grades}
+    question: dict[str, Any] = {
+        "id": qid,
+        "tenant": tenant,
+        "category": category,
+        "query": query,
+        "relevant": grades,
+        "split": split,
+    }
     if scope is not None:
         question["scope"] = scope
     if types is not None:
@@ -120,6 +130,28 @@ def ask(
     if absent:
         question["absent"] = absent
     questions.append(question)
+
+
+def train(
+    qid: str,
+    tenant: str,
+    category: str,
+    query: str,
+    relevant: dict[str, int] | list[str] | None = None,
+    **options: Any,
+) -> None:
+    """A question of the train split: for fitting a relevance model, never reported."""
+    ask(qid, tenant, category, query, relevant, split="train", **options)
+
+
+chat_sessions: dict[str, list[str]] = {}
+
+
+def chat(prefix: str, tenant: str, butler: str, session: str, turns: list[str]) -> None:
+    """A short chat session: its turns stored one after the other, keys prefix.1, prefix.2, ..."""
+    chat_sessions[session] = [f"{prefix}.{i}" for i in range(1, len(turns) + 1)]
+    for key, text in zip(chat_sessions[session], turns, strict=True):
+        episode(key, tenant, butler, session, text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1065,6 +1097,419 @@ for i, sample in enumerate(SAMPLES):
     )
 
 # ---------------------------------------------------------------------------------------------
+# Chat sessions: short conversations whose answer is in a reply that does not repeat the topic
+# ("Did you get to the Rijksmuseum?" -- "Yes, last Tuesday, with my sister."); the turn before the
+# reply, in the same session, says what it is about. Small talk turns answer nothing.
+# hh-chat-*, ops-chat-*, lab-chat-*, cafe-chat-*: the test split's; *-tchat-*: the train split's.
+# ---------------------------------------------------------------------------------------------
+chat(
+    "hh.chat1",
+    HH,
+    "calendar",
+    "hh-chat-1",
+    [
+        "Morning, Maya! Anything new for the calendar?",
+        "Did you get to the Rijksmuseum in the end?",
+        "Yes, last Tuesday, with my sister.",
+        "Lovely. Was it very crowded?",
+        "Packed, but worth it.",
+    ],
+)
+chat(
+    "hh.chat2",
+    HH,
+    "health",
+    "hh-chat-2",
+    [
+        "How is Leo's ear this morning?",
+        "Much better, he slept right through the night.",
+        "Did the doctor say how long he needs the drops?",
+        "Five more days, morning and evening.",
+        "I'll set reminders for both.",
+    ],
+)
+chat(
+    "hh.chat3",
+    HH,
+    "kitchen",
+    "hh-chat-3",
+    [
+        "Shopping list time. How many kids are coming to Emma's party on Saturday?",
+        "Eleven, if the twins can make it.",
+        "Any food restrictions among the guests?",
+        "Noor is vegan. Everyone else eats anything.",
+        "Noted. Homemade cake or one from the bakery?",
+        "Homemade, Grandma insists.",
+    ],
+)
+chat(
+    "hh.chat4",
+    HH,
+    "home",
+    "hh-chat-4",
+    [
+        "Did the electrician ever come about the garage light?",
+        "He did. Thursday, ten minutes, a loose wire.",
+        "Great. Should I pay his invoice now?",
+        "Yes, from the joint account.",
+    ],
+)
+chat(
+    "hh.chat5",
+    HH,
+    "school",
+    "hh-chat-5",
+    [
+        "Emma mentioned a class trip. Do you know where they're going?",
+        "The planetarium, I think. There was a letter from Ms. Okonkwo.",
+        "Does the trip cost anything?",
+        "Twelve euros, cash in an envelope by Friday.",
+        "Thanks, I'll put it in her bag.",
+    ],
+)
+chat(
+    "hh.chat6",
+    HH,
+    "calendar",
+    "hh-chat-6",
+    [
+        "Hi Daniel. Did your new passport come through?",
+        "Friday, just in time.",
+        "Good. Shall I book the taxi for the 14th?",
+        "Please, for 5 am.",
+        "Booked. Safe travels!",
+    ],
+)
+chat(
+    "ops.chat1",
+    OPS,
+    "deploy",
+    "ops-chat-1",
+    [
+        "Is the notifications v4.2 release still going out today?",
+        "No, pushed to Monday. QA found a regression in the templates.",
+        "Should I tell Grace's team?",
+        "Yes please, they promised it to a customer.",
+        "Done.",
+    ],
+)
+chat(
+    "ops.chat2",
+    OPS,
+    "oncall",
+    "ops-chat-2",
+    [
+        "Quiet night on call?",
+        "Mostly. One page at 3 am that cleared by itself.",
+        "Did Lukas finish the route-planner load tests?",
+        "Yep. Holds about 400 depots before p95 goes over two seconds.",
+        "That's well above what we need.",
+    ],
+)
+chat(
+    "ops.chat3",
+    OPS,
+    "billing",
+    "ops-chat-3",
+    [
+        "Did Alpenfrisch ever pay the March invoice?",
+        "Partly. 2,400 of the 3,100 came in on Friday.",
+        "Send them a reminder for the rest?",
+        "Give it a week, Oliver knows their finance director.",
+    ],
+)
+chat(
+    "ops.chat4",
+    OPS,
+    "support",
+    "ops-chat-4",
+    [
+        "Grace, how many tickets are still open from the weekend?",
+        "Thirty-seven. Mostly where-is-my-parcel.",
+        "Do you need extra hands on Monday?",
+        "Sofia offered to help until noon.",
+        "Great, thanks both.",
+    ],
+)
+chat(
+    "ops.chat5",
+    OPS,
+    "deploy",
+    "ops-chat-5",
+    [
+        "Did we ever decide when the customer-portal moves to the new CDN?",
+        "Yes, Sunday 9 November, early morning.",
+        "Who's running the CDN switch?",
+        "Sofia, with Tomasz on standby.",
+    ],
+)
+chat(
+    "lab.chat1",
+    LAB,
+    "experiments",
+    "lab-chat-1",
+    [
+        "Lena, did the new chiller for tank D arrive?",
+        "Yesterday afternoon. Installed, not plumbed in yet.",
+        "When will the chiller be running?",
+        "Thursday, if the plumber turns up.",
+    ],
+)
+chat(
+    "lab.chat2",
+    LAB,
+    "writing",
+    "lab-chat-2",
+    [
+        "Good morning, Priya. Coffee first?",
+        "Always.",
+        "Did reviewer 2 accept our response on the manuscript?",
+        "Mostly. They still want rarefaction curves in the supplement.",
+        "I'll make them today.",
+    ],
+)
+chat(
+    "lab.chat3",
+    LAB,
+    "admin",
+    "lab-chat-3",
+    [
+        "Is the Orpheus Island boat booking confirmed?",
+        "Confirmed, but they moved us to the 6th because of the tides.",
+        "How many people can the boat take?",
+        "Six divers plus the skipper.",
+        "Perfect, that's the whole team.",
+    ],
+)
+chat(
+    "lab.chat4",
+    LAB,
+    "experiments",
+    "lab-chat-4",
+    [
+        "Kofi, how many E5 fragments survived the antibiotics?",
+        "Nine of twelve. The three on the bottom rack died.",
+        "Ouch. Any idea why?",
+        "Weaker flow down there, probably. Lena is checking the pump.",
+    ],
+)
+chat(
+    "cafe.chat1",
+    CAFE,
+    "staff",
+    "cafe-chat-1",
+    [
+        "健太さん、来週の土曜日は出勤できますか？",
+        "はい、午後からなら大丈夫です。",
+        "助かります。午前は結衣さんにお願いしますね。",
+        "よろしくお願いします。",
+    ],
+)
+chat(
+    "cafe.chat2",
+    CAFE,
+    "kitchen",
+    "cafe-chat-2",
+    [
+        "新しいバスクチーズケーキ、お客さんの反応はどうでしたか？",
+        "大好評でした！午後二時には売り切れました。",
+        "じゃあ明日はチーズケーキを何個焼きましょうか？",
+        "倍の十六個でお願いします。",
+        "了解です。",
+    ],
+)
+chat(
+    "cafe.chat3",
+    CAFE,
+    "counter",
+    "cafe-chat-3",
+    [
+        "明天的旅行团订位确认了吗？",
+        "确认了，一共十八个人，上午十点到。",
+        "需要准备中文菜单吗？",
+        "要的，打印二十份吧。",
+    ],
+)
+chat(
+    "cafe.chat4",
+    CAFE,
+    "counter",
+    "cafe-chat-4",
+    [
+        "エスプレッソマシンの修理の人は来ましたか？",
+        "来ました。パッキンの交換だけで、三千円でした。",
+        "よかった。今日は暑いですね。",
+        "本当に。アイスコーヒーがよく出ます。",
+    ],
+)
+
+# the train split's sessions
+chat(
+    "hh.tchat1",
+    HH,
+    "kitchen",
+    "hh-tchat-1",
+    [
+        "Did the new dishwasher get delivered?",
+        "This morning. They took the old one away in the van.",
+        "Is it quieter?",
+        "Much. You can barely hear it.",
+    ],
+)
+chat(
+    "hh.tchat2",
+    HH,
+    "calendar",
+    "hh-tchat-2",
+    [
+        "Are we still doing the cabin weekend in Dalarna?",
+        "Yes, first weekend of August. Ingrid's coming too.",
+        "Should I book train tickets, or are you driving up?",
+        "Driving. The Volvo fits everyone.",
+        "Okay!",
+    ],
+)
+chat(
+    "ops.tchat1",
+    OPS,
+    "oncall",
+    "ops-tchat-1",
+    [
+        "Morning. Coffee machine's fixed, by the way.",
+        "Finally!",
+        "Did anyone renew the northwind-parcel.example domain?",
+        "Tomasz did, for three years.",
+        "Nice, one less thing.",
+    ],
+)
+chat(
+    "ops.tchat2",
+    OPS,
+    "billing",
+    "ops-tchat-2",
+    [
+        "Have the new price plans gone live on the website?",
+        "Not yet. Oliver wants one more look on Wednesday.",
+        "Any change to the business plan price?",
+        "Up 5 percent from July.",
+    ],
+)
+chat(
+    "lab.tchat1",
+    LAB,
+    "literature",
+    "lab-tchat-1",
+    [
+        "Did you finish the Bourne 2016 paper?",
+        "Halfway. The methods are heavy going.",
+        "Worth citing in the introduction?",
+        "Definitely, it's the key one for early warning signs.",
+    ],
+)
+chat(
+    "lab.tchat2",
+    LAB,
+    "admin",
+    "lab-tchat-2",
+    [
+        "Did the cryovials arrive?",
+        "Two boxes on Tuesday. One was cracked.",
+        "Should I ask for a replacement?",
+        "Yes, they said they'd send one free of charge.",
+        "Thanks.",
+    ],
+)
+chat(
+    "cafe.tchat1",
+    CAFE,
+    "counter",
+    "cafe-tchat-1",
+    [
+        "今日のお客さんは多かったですか？",
+        "はい、六十人くらい。雨なのに。",
+        "テイクアウトはどうでした？",
+        "少なめでした、十件ぐらい。",
+    ],
+)
+
+# More superseded and retracted memories, for the train split's questions
+fact("hh.cleaner.old", HH, "cleaner", "visit_day", "The cleaner, Rosa, comes on Thursday mornings.", scope="home")
+fact("hh.cleaner.new", HH, "cleaner", "visit_day", "The cleaner, Rosa, now comes on Tuesday mornings.", scope="home")
+fact("hh.streaming.old", HH, "family", "streaming", "The family watches films on Netflix.")
+fact("hh.streaming.new", HH, "family", "streaming", "The family cancelled Netflix and switched to Disney+.")
+fact(
+    "hh.maya.promotion.wrong", HH, "maya", "promotion", "Maya was promoted to head of the water utility.", retract=True
+)
+fact(
+    "hh.leo.glasses.wrong",
+    HH,
+    "leo",
+    "eyesight",
+    "Leo needs glasses for reading.",
+    scope="health",
+    retract=True,
+)
+fact("ops.standup.old", OPS, "standup", "time", "The daily stand-up is at 09:30 CET.")
+fact("ops.standup.new", OPS, "standup", "time", "The daily stand-up moved to 10:00 CET.")
+fact("ops.allhands.old", OPS, "all-hands", "schedule", "The monthly all-hands call is on the first Monday at 15:00.")
+fact(
+    "ops.allhands.new",
+    OPS,
+    "all-hands",
+    "schedule",
+    "The monthly all-hands call moved to the last Thursday of the month at 14:00.",
+)
+fact(
+    "ops.office.move.wrong",
+    OPS,
+    "office",
+    "move",
+    "Northwind Parcel moves its office to Rotterdam in May.",
+    retract=True,
+)
+episode(
+    "ops.ep.outage.wrong",
+    OPS,
+    "oncall",
+    "ops-o3",
+    "Full outage of every service for two hours after a power cut in the data centre.",
+    importance=8,
+    retract=True,
+)
+fact("lab.meeting.old", LAB, "lab meeting", "schedule", "The lab meeting is on Mondays at 14:00.", scope="admin")
+fact("lab.meeting.new", LAB, "lab meeting", "schedule", "The lab meeting moved to Thursdays at 10:00.", scope="admin")
+fact(
+    "lab.microscope.old",
+    LAB,
+    "confocal microscope",
+    "booking",
+    "The confocal microscope is booked by emailing Lena.",
+    scope="experiments",
+)
+fact(
+    "lab.microscope.new",
+    LAB,
+    "confocal microscope",
+    "booking",
+    "The confocal microscope is now booked in the faculty's online calendar.",
+    scope="experiments",
+)
+fact(
+    "lab.paper.nakamura.wrong",
+    LAB,
+    "Nakamura et al. 2020",
+    "finding",
+    "Nakamura et al. 2020 found that corals reject every probiotic strain.",
+    scope="writing",
+    retract=True,
+)
+fact("cafe.beans.old", CAFE, "supplier", "coffee_beans", "コーヒー豆は毎週火曜日に届きます。")
+fact("cafe.beans.new", CAFE, "supplier", "coffee_beans", "コーヒー豆の配達は金曜日に変わりました。")
+fact("cafe.terrace.old", CAFE, "shop", "terrace", "テラス席は四席あります。")
+fact("cafe.terrace.new", CAFE, "shop", "terrace", "テラス席は六席に増えました。")
+fact("cafe.parfait.wrong", CAFE, "menu", "seasonal", "季節限定で桜パフェを始めます。", scope="menu", retract=True)
+
+# ---------------------------------------------------------------------------------------------
 # Questions
 # ---------------------------------------------------------------------------------------------
 # direct lookup
@@ -1367,14 +1812,442 @@ ask("n07", CAFE, "no_answer", "mortgage refinancing interest rates")
 ask("n08", HH, "no_answer", "Zxqv Plorth Wimbleton")
 ask("n09", OPS, "no_answer", "medieval falconry techniques")
 
+# conversational: the answer is a reply in a chat session that does not name its topic; the turn
+# before it (grade 1) does
+ask("cv01", HH, "conversational", "When did Maya visit the Rijksmuseum?", {"hh.chat1.3": 2, "hh.chat1.2": 1})
+ask("cv02", HH, "conversational", "Is Leo's ear infection getting better?", {"hh.chat2.2": 2, "hh.chat2.1": 1})
+ask(
+    "cv03",
+    HH,
+    "conversational",
+    "For how many more days does Leo need his ear drops?",
+    {"hh.chat2.4": 2, "hh.chat2.3": 1},
+)
+ask(
+    "cv04",
+    HH,
+    "conversational",
+    "How many children are expected at Emma's party?",
+    {"hh.chat3.2": 2, "hh.chat3.1": 1},
+)
+ask("cv05", HH, "conversational", "Which party guest needs vegan food?", {"hh.chat3.4": 2, "hh.chat3.3": 1})
+ask(
+    "cv06",
+    HH,
+    "conversational",
+    "What was wrong with the light in the garage?",
+    {"hh.chat4.2": 2, "hh.chat4.1": 1},
+    types=["episode"],
+)
+ask(
+    "cv07",
+    HH,
+    "conversational",
+    "Where is Emma's class going on their outing?",
+    {"hh.chat5.2": 2, "hh.chat5.1": 1},
+)
+ask("cv08", HH, "conversational", "Has Daniel's new passport arrived?", {"hh.chat6.2": 2, "hh.chat6.1": 1})
+ask(
+    "cv09",
+    OPS,
+    "conversational",
+    "When will notifications v4.2 be deployed?",
+    {"ops.chat1.2": 2, "ops.chat1.1": 1},
+)
+ask(
+    "cv10",
+    OPS,
+    "conversational",
+    "How many depots can the route planner handle under load?",
+    {"ops.chat2.4": 2, "ops.chat2.3": 1},
+)
+ask(
+    "cv11",
+    OPS,
+    "conversational",
+    "How much of the March invoice has Alpenfrisch paid so far?",
+    {"ops.chat3.2": 2, "ops.chat3.1": 1},
+)
+ask(
+    "cv12",
+    OPS,
+    "conversational",
+    "How many support tickets are left over from the weekend?",
+    {"ops.chat4.2": 2, "ops.chat4.1": 1},
+)
+ask(
+    "cv13",
+    OPS,
+    "conversational",
+    "Who is helping the support team on Monday?",
+    {"ops.chat4.4": 2, "ops.chat4.3": 1},
+    types=["episode"],
+)
+ask(
+    "cv14",
+    OPS,
+    "conversational",
+    "When is the customer-portal CDN migration scheduled?",
+    {"ops.chat5.2": 2, "ops.chat5.1": 1},
+)
+ask("cv15", OPS, "conversational", "Who will carry out the CDN cutover?", {"ops.chat5.4": 2, "ops.chat5.3": 1})
+ask(
+    "cv16",
+    LAB,
+    "conversational",
+    "Has the chiller for tank D been delivered?",
+    {"lab.chat1.2": 2, "lab.chat1.1": 1},
+)
+ask(
+    "cv17",
+    LAB,
+    "conversational",
+    "When will the new chiller start working?",
+    {"lab.chat1.4": 2, "lab.chat1.3": 1},
+)
+ask("cv18", LAB, "conversational", "What is reviewer 2 still asking for?", {"lab.chat2.4": 2, "lab.chat2.3": 1})
+ask(
+    "cv19",
+    LAB,
+    "conversational",
+    "What date is the collection trip to Orpheus Island now?",
+    {"lab.chat3.2": 2, "lab.chat3.1": 1},
+)
+ask("cv20", LAB, "conversational", "How many divers fit on the boat?", {"lab.chat3.4": 2, "lab.chat3.3": 1})
+ask(
+    "cv21",
+    LAB,
+    "conversational",
+    "How many fragments survived in experiment E5?",
+    {"lab.chat4.2": 2, "lab.chat4.1": 1},
+    types=["episode"],
+)
+ask(
+    "cv22",
+    LAB,
+    "conversational",
+    "Why did the fragments on the bottom rack die?",
+    {"lab.chat4.4": 2, "lab.chat4.3": 1},
+)
+ask(
+    "cv23",
+    CAFE,
+    "conversational",
+    "健太さんは土曜日の何時から働けますか？",
+    {"cafe.chat1.2": 2, "cafe.chat1.1": 1},
+)
+ask("cv24", CAFE, "conversational", "チーズケーキの評判はどうだった？", {"cafe.chat2.2": 2, "cafe.chat2.1": 1})
+ask("cv25", CAFE, "conversational", "明日焼くチーズケーキは何個？", {"cafe.chat2.4": 2, "cafe.chat2.3": 1})
+ask(
+    "cv26",
+    CAFE,
+    "conversational",
+    "旅行团有多少人？",
+    {"cafe.chat3.2": 2, "cafe.chat3.1": 1},
+    types=["episode"],
+)
+ask("cv27", CAFE, "conversational", "要打印几份中文菜单？", {"cafe.chat3.4": 2, "cafe.chat3.3": 1})
+ask(
+    "cv28",
+    CAFE,
+    "conversational",
+    "エスプレッソマシンの修理代はいくら？",
+    {"cafe.chat4.2": 2, "cafe.chat4.1": 1},
+)
 
-def main() -> None:
+# ---------------------------------------------------------------------------------------------
+# The train split: questions for fitting a relevance model, never reported. Other wording and,
+# where possible, other memories than the test questions; ids start with "t-".
+# ---------------------------------------------------------------------------------------------
+train("t-d01", HH, "direct", "On which weekday does the family eat vegetarian?", ["hh.kitchen.diet"])
+train("t-d02", HH, "direct", "When is the Volvo's next service due?", ["hh.car.service"])
+train("t-d03", HH, "direct", "What does Maya do in the garage?", ["hh.maya.hobby"])
+train("t-d04", OPS, "direct", "Which port does the notifications service listen on?", ["ops.notifications.host"])
+train("t-d05", OPS, "direct", "Where does Aisha Bello work from?", ["ops.person.aisha.city"])
+train("t-d06", OPS, "direct", "How often are customers invoiced?", ["ops.billing.cycle"])
+train("t-d07", OPS, "direct", "Where is the source code of warehouse-sync?", ["ops.warehouse-sync.repo"])
+train("t-d08", LAB, "direct", "Which journal is the E2/E3 manuscript aimed at?", ["lab.writing.journal"])
+train("t-d09", LAB, "direct", "Which coral species is used in experiment E6?", ["lab.exp.E6.design"])
+train("t-d10", CAFE, "direct", "Is there a menu in English?", ["cafe.english"])
+
+train("t-p01", HH, "paraphrase", "Which month does our daughter sneeze from pollen?", ["hh.emma.allergy"])
+train(
+    "t-p02",
+    HH,
+    "paraphrase",
+    "Where do the kids get their education?",
+    {"hh.emma.school": 2, "hh.leo.school": 2},
+)
+train("t-p03", HH, "paraphrase", "How do guests get online at our place?", ["hh.home.wifi"])
+train("t-p04", OPS, "paraphrase", "Where can I see graphs of system health?", ["ops.infra.monitoring"])
+train("t-p05", OPS, "paraphrase", "What automation compiles our software and ships it?", ["ops.infra.ci"])
+train("t-p06", OPS, "paraphrase", "Who handles the money side of the company?", ["ops.person.oliver.role"])
+train("t-p07", LAB, "paraphrase", "How should the bibliography be formatted?", ["lab.writing.style"])
+train("t-p08", LAB, "paraphrase", "Who leads the research group?", ["lab.person.priya"])
+train("t-p09", CAFE, "paraphrase", "Is it okay to take pictures of guests for Instagram?", ["cafe.rule.photo"])
+
+train("t-k01", OPS, "keyword_name", "INC-2043", {"ops.inc.INC-2043": 2, "ops.postmortem.INC-2043": 2})
+train(
+    "t-k02",
+    OPS,
+    "keyword_name",
+    "Chen Wei",
+    {
+        "ops.person.chen.role": 2,
+        "ops.person.chen.city": 2,
+        "ops.warehouse-sync.owner": 1,
+        "ops.redis-cache.owner": 1,
+    },
+)
+train("t-k03", HH, "keyword_name", "Harbor Mutual", ["hh.car.insurance"])
+train(
+    "t-k04",
+    LAB,
+    "keyword_name",
+    "Acropora tenuis",
+    {"lab.exp.E1.design": 2, "lab.exp.E2.design": 2, "lab.exp.E3.design": 2, "lab.thesis.title.new": 1},
+)
+train("t-k05", LAB, "keyword_name", "BMC-7", ["lab.exp.E3.design"])
+train("t-k06", HH, "keyword_name", "Mrs. Park", ["hh.relative.4"])
+train("t-k07", OPS, "keyword_name", "Hetzner", ["ops.infra.cloud"])
+train("t-k08", HH, "keyword_name", "Willow Creek", {"hh.emma.school": 2, "hh.leo.school": 2})
+train("t-k09", LAB, "keyword_name", "Vibrio", ["lab.ep.07"])
+
+train("t-s01", HH, "stemming", "vaccinating the dog", {"hh.dog.vet": 2, "hh.ep.20": 2})
+train("t-s02", HH, "stemming", "walking Biscuit", ["hh.chore.3"])
+train("t-s03", OPS, "stemming", "rolling back the portal", {"ops.ep.03": 2, "ops.ep.04": 2})
+train("t-s04", OPS, "stemming", "exporting invoices", ["ops.ep.06"])
+train("t-s05", LAB, "stemming", "extracting DNA", ["lab.ep.05"])
+train("t-s06", LAB, "stemming", "recalibrating heaters", {"lab.ep.01": 2, "lab.ep.02": 2})
+train(
+    "t-s07",
+    OPS,
+    "stemming",
+    "evicting session keys",
+    {"ops.inc.INC-2047": 2, "ops.postmortem.INC-2047": 2},
+)
+train("t-s08", HH, "stemming", "replacing batteries", {"hh.ep.17": 2, "hh.ep.18": 2})
+
+train("t-j01", CAFE, "cjk", "ブレンドコーヒーの豆", {"cafe.menu.coffee": 2, "cafe.beans.new": 1})
+train("t-j02", CAFE, "cjk", "Wi-Fiのパスワード", ["cafe.wifi"])
+train("t-j03", CAFE, "cjk", "ラテアート", ["cafe.staff.ken"])
+train("t-j04", CAFE, "cjk", "健太さんの休み", {"cafe.ep.04": 2, "cafe.staff.ken": 1})
+train("t-j05", CAFE, "cjk", "卵の注文", ["cafe.ep.03"])
+train("t-j06", CAFE, "cjk", "田中さんの注文", ["cafe.ep.01"])
+train("t-j07", CAFE, "cjk", "カレーの辛さ", {"cafe.ep.02": 2, "cafe.menu.curry": 1})
+train("t-j08", CAFE, "cjk", "台湾茶的价格", ["cafe.menu.tea_cn"])
+
+train(
+    "t-c01",
+    HH,
+    "scope",
+    "What does Grandma take in the morning?",
+    {"hh.ingrid.medication": 2, "hh.rule.meds": 2},
+    scope="health",
+    absent=["hh.ingrid.food"],
+)
+train(
+    "t-c02",
+    OPS,
+    "scope",
+    "export for the accountant",
+    ["ops.ep.06"],
+    scope="billing",
+    types=["episode"],
+)
+train(
+    "t-c03",
+    OPS,
+    "scope",
+    "support tickets",
+    {"ops.support.tool": 2, "ops.support.sla": 1},
+    scope="support",
+    types=["fact"],
+    absent=["ops.ep.08"],
+)
+train(
+    "t-c04",
+    LAB,
+    "scope",
+    "Where are the skeleton samples kept?",
+    ["lab.protocol.skeleton"],
+    scope="experiments",
+    types=["fact"],
+)
+train(
+    "t-c05",
+    LAB,
+    "scope",
+    "Priya's wishes for the discussion section",
+    ["lab.ep.09"],
+    scope="writing",
+    types=["episode"],
+    absent=["lab.ep.06"],
+)
+train(
+    "t-c06",
+    HH,
+    "scope",
+    "dinner plans for the week",
+    {"hh.ep.08": 2, "hh.ep.07": 1},
+    scope="kitchen",
+    types=["episode"],
+    absent=["hh.ep.19"],
+)
+train(
+    "t-c07",
+    CAFE,
+    "scope",
+    "限定メニュー",
+    ["cafe.menu.sando"],
+    scope="menu",
+    types=["fact"],
+)
+
+train("t-u01", HH, "superseded", "Which day does Rosa clean?", current="hh.cleaner.new", absent=["hh.cleaner.old"])
+train(
+    "t-u02",
+    HH,
+    "superseded",
+    "Which streaming service does the family use?",
+    current="hh.streaming.new",
+    absent=["hh.streaming.old"],
+)
+train("t-u03", OPS, "superseded", "What time is the stand-up?", current="ops.standup.new", absent=["ops.standup.old"])
+train(
+    "t-u04",
+    OPS,
+    "superseded",
+    "When is the all-hands call?",
+    current="ops.allhands.new",
+    absent=["ops.allhands.old"],
+)
+train("t-u05", LAB, "superseded", "lab meeting day", current="lab.meeting.new", absent=["lab.meeting.old"])
+train(
+    "t-u06",
+    LAB,
+    "superseded",
+    "How do I book the confocal microscope?",
+    current="lab.microscope.new",
+    absent=["lab.microscope.old"],
+)
+train("t-u07", CAFE, "superseded", "コーヒー豆は何曜日に届く？", current="cafe.beans.new", absent=["cafe.beans.old"])
+train("t-u08", CAFE, "superseded", "テラス席の数", current="cafe.terrace.new", absent=["cafe.terrace.old"])
+
+train(
+    "t-r01",
+    HH,
+    "retracted",
+    "Was Maya promoted at the water utility?",
+    {"hh.maya.role": 1},
+    absent=["hh.maya.promotion.wrong"],
+)
+train("t-r02", HH, "retracted", "Does Leo need reading glasses?", absent=["hh.leo.glasses.wrong"])
+train("t-r03", OPS, "retracted", "office move to Rotterdam", absent=["ops.office.move.wrong"])
+train("t-r04", OPS, "retracted", "power cut outage in the data centre", absent=["ops.ep.outage.wrong"])
+train("t-r05", LAB, "retracted", "Nakamura 2020 probiotic strains", absent=["lab.paper.nakamura.wrong"])
+train("t-r06", CAFE, "retracted", "桜パフェ", absent=["cafe.parfait.wrong"])
+
+# no answer, most of them near misses: the tenant knows the topic, not the answer
+train("t-n01", HH, "no_answer", "What is Leo's shoe size?")
+train("t-n02", HH, "no_answer", "What is Emma's blood type?")
+train("t-n03", HH, "no_answer", "Which vet does Grandma Ingrid's cat go to?")
+train("t-n04", HH, "no_answer", "What is the registration plate of the Volvo?")
+train("t-n05", OPS, "no_answer", "What is Chen Wei's phone number?")
+train("t-n06", OPS, "no_answer", "How much does the Hetzner bill come to each month?")
+train("t-n07", OPS, "no_answer", "Who owns the payments-gateway service?")
+train("t-n08", OPS, "no_answer", "What is Alpenfrisch's customer number?")
+train("t-n09", LAB, "no_answer", "What is Kofi's office phone extension?")
+train("t-n10", LAB, "no_answer", "What salinity is tank A kept at?")
+train("t-n11", LAB, "no_answer", "How many citations does Hughes et al. 2018 have?")
+train("t-n12", LAB, "no_answer", "best hiking trails in Patagonia")
+train("t-n13", CAFE, "no_answer", "抹茶ラテのカロリーは？")
+train("t-n14", CAFE, "no_answer", "駐車場はありますか？")
+train("t-n15", CAFE, "no_answer", "健太さんの誕生日はいつ？")
+
+train("t-cv01", HH, "conversational", "When was the dishwasher delivered?", {"hh.tchat1.2": 2, "hh.tchat1.1": 1})
+train(
+    "t-cv02",
+    HH,
+    "conversational",
+    "When is the family's cabin weekend?",
+    {"hh.tchat2.2": 2, "hh.tchat2.1": 1},
+)
+train(
+    "t-cv03",
+    HH,
+    "conversational",
+    "How is the family travelling to Dalarna?",
+    {"hh.tchat2.4": 2, "hh.tchat2.3": 1},
+)
+train("t-cv04", OPS, "conversational", "Who renewed the company's domain?", {"ops.tchat1.4": 2, "ops.tchat1.3": 1})
+train("t-cv05", OPS, "conversational", "Are the new price plans live yet?", {"ops.tchat2.2": 2, "ops.tchat2.1": 1})
+train(
+    "t-cv06",
+    OPS,
+    "conversational",
+    "By how much does the business plan price go up?",
+    {"ops.tchat2.4": 2, "ops.tchat2.3": 1},
+)
+train(
+    "t-cv07",
+    LAB,
+    "conversational",
+    "Has Priya finished reading the Bourne paper?",
+    {"lab.tchat1.2": 2, "lab.tchat1.1": 1},
+)
+train(
+    "t-cv08",
+    LAB,
+    "conversational",
+    "Were any of the cryovial boxes damaged?",
+    {"lab.tchat2.2": 2, "lab.tchat2.1": 1},
+    types=["episode"],
+)
+train(
+    "t-cv09",
+    LAB,
+    "conversational",
+    "Will the broken box of cryovials be replaced?",
+    {"lab.tchat2.4": 2, "lab.tchat2.3": 1},
+)
+train("t-cv10", CAFE, "conversational", "今日の来客数は？", {"cafe.tchat1.2": 2, "cafe.tchat1.1": 1})
+train("t-cv11", CAFE, "conversational", "テイクアウトの注文は何件？", {"cafe.tchat1.4": 2, "cafe.tchat1.3": 1})
+
+
+def check() -> None:
+    """What the parser does not check: chat sessions stored in one piece, a conversational answer being
+    a reply (not the first turn of its session), and train questions kept apart from the test ones."""
     keys = [m["key"] for m in memories]
     assert len(keys) == len(set(keys)), "duplicate memory keys"
+    order = {key: i for i, key in enumerate(keys)}
+    for session, turns in chat_sessions.items():
+        assert 3 <= len(turns) <= 6, session
+        assert [order[t] for t in turns] == list(range(order[turns[0]], order[turns[0]] + len(turns))), session
+    first_turns = {turns[0] for turns in chat_sessions.values()}
+    test_sessions: set[str] = set()
+    train_sessions: set[str] = set()
+    for q in questions:
+        assert q["id"].startswith("t-") == (q["split"] == "train"), q["id"]
+        if q["category"] == "conversational":
+            answers = [key for key, grade in q["relevant"].items() if grade == 2]
+            assert answers and not set(answers) & first_turns, q["id"]
+            sessions = {next(m["session"] for m in memories if m["key"] == key) for key in answers}
+            (train_sessions if q["split"] == "train" else test_sessions).update(sessions)
+    assert not test_sessions & train_sessions, "a chat session has both test and train questions"
+    test_queries = {q["query"].lower() for q in questions if q["split"] == "test"}
+    for q in questions:
+        assert q["split"] == "test" or q["query"].lower() not in test_queries, q["id"]
+
+
+def main() -> None:
+    check()
     data = {
         "version": 1,
-        "description": "pymem golden dataset: four tenants, superseded/retracted/near-duplicate memories and "
-        "questions by category. Generated by eval/golden/generate.py; do not edit by hand.",
+        "description": "pymem golden dataset: four tenants, superseded/retracted/near-duplicate memories, short "
+        "chat sessions, and questions by category (conversational: the answer is an elliptical reply in a chat). "
+        'Questions of split "test" are reported; those of split "train" (ids t-...) are for fitting only, never '
+        "reported. Generated by eval/golden/generate.py; do not edit by hand.",
         "tenants": {
             HH: "A family household assistant (kitchen, calendar, health, school, home butlers)",
             OPS: "The ops agents of a small logistics company (oncall, deploy, billing, support)",
@@ -1385,7 +2258,8 @@ def main() -> None:
         "questions": questions,
     }
     OUT.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-    print(f"wrote {OUT}: {len(memories)} memories, {len(questions)} questions")
+    splits = {split: sum(q["split"] == split for q in questions) for split in ("test", "train")}
+    print(f"wrote {OUT}: {len(memories)} memories, {len(questions)} questions ({splits})")
 
 
 if __name__ == "__main__":

@@ -80,8 +80,11 @@ async def session(client: Client, out: TextIO) -> None:
 
     print(file=out)
     found = await _call(client, out, "memory_search", query=SEARCH, limit=3)
+    print("  score (RRF)  relevance", file=out)
     for hit in found["results"]:
-        print(f"  {hit['score']:.4f}  {hit['memory_type']:<7} {hit['content']}", file=out)
+        print(
+            f"  {hit['score']:.4f}       {hit['relevance']:.3f}      {hit['memory_type']:<7} {hit['content']}", file=out
+        )
 
     print(file=out)
     recalled = await _call(client, out, "memory_recall", topic=TOPIC, limit=4)
@@ -92,6 +95,11 @@ async def session(client: Client, out: TextIO) -> None:
             f" + 0.1*{hit['effective_confidence']:.2f}"
         )
         print(f"  {hit['score']:.3f} = {parts}  {hit['memory_type']:<4} {hit['content']}", file=out)
+    everything = await _call(client, out, "memory_recall", topic=TOPIC, limit=4, min_relevance=0)
+    recalled_ids = {hit["memory_id"] for hit in recalled["results"]}
+    for hit in everything["results"]:
+        if hit["memory_id"] not in recalled_ids:
+            print(f"  not recalled, relevance {hit['relevance']:.4f} is below the floor: {hit['content']}", file=out)
 
     print(file=out)
     block = await _call(client, out, "memory_context", trigger_prompt=PROMPT, butler="health", token_budget=400)

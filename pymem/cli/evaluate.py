@@ -11,7 +11,7 @@ from pathlib import Path
 from pymem.config import Settings
 from pymem.errors import InvalidArgumentError
 
-MODES = ("semantic", "keyword", "hybrid", "weighted")
+MODES = ("semantic", "keyword", "hybrid", "weighted", "rerank")
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
@@ -47,6 +47,8 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
         min_keyword=args.min_keyword,
         cache_dir=None if args.no_cache else Path(args.cache_dir),
         dataset_path=dataset_path,
+        fit_relevance=Path(args.fit_relevance) if args.fit_relevance else None,
+        migrator_dsn=db.migrator_dsn,
     )
     result = reports.strict(result)
     print(tables.tables(result))
@@ -58,6 +60,7 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `pymem eval` to the subcommands of the `pymem` parser."""
+    from pymem.evaluation.calibration import COEFFICIENTS_FILE
     from pymem.evaluation.golden import MIN_KEYWORD, MIN_SEMANTIC
     from pymem.evaluation.run import DEFAULT_CACHE, DEFAULT_DATABASE
 
@@ -72,6 +75,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     ev.add_argument("--json", metavar="FILE", help="also write every figure as JSON to FILE")
     ev.add_argument("--beir", metavar="DIR", help="a BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv)")
     ev.add_argument("--tune", action="store_true", help="BEIR: choose depth, rrf_k and weights on the train qrels")
+    ev.add_argument(
+        "--fit-relevance",
+        nargs="?",
+        const=str(COEFFICIENTS_FILE),
+        metavar="FILE",
+        help="first fit the relevance model on the training data (the golden train questions and, with --beir, its"
+        " train qrels), write it as SQL to FILE (default: the shipped sql/functions/113-relevance-coefficients.sql)"
+        " and report with it",
+    )
     ev.add_argument(
         "--no-reference",
         action="store_true",

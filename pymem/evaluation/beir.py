@@ -30,7 +30,9 @@ from pymem.evaluation import calibration, metrics
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
 from pymem.tenancy import tenant_transaction
 
-MODES = ("keyword", "semantic", "hybrid", "weighted")
+MODES = ("keyword", "semantic", "hybrid", "weighted", "rerank")
+# "rerank" is hybrid search with its second stage: the candidates ordered by calibrated relevance
+# (memory_search(..., rerank => true)), not by the RRF score.
 BASELINES = {"scifact": {"BM25": 0.665, "all-MiniLM-L6-v2": 0.674}}
 
 
@@ -169,6 +171,11 @@ def store_corpus(
     return ids
 
 
+def search_mode(mode: str) -> str:
+    """The memory_search mode of an evaluation mode ("rerank" is hybrid with rerank => true)."""
+    return "hybrid" if mode == "rerank" else mode
+
+
 def search_split(
     conn: psycopg.Connection[Any],
     tenant: str,
@@ -189,7 +196,8 @@ def search_split(
             rows = client.search_scored(
                 query=data.queries[qid],
                 types=["fact"],
-                mode=mode,
+                mode=search_mode(mode),
+                rerank=mode == "rerank",
                 limit=config.depth,
                 rrf_k=config.rrf_k,
                 vector_weight=config.vector_weight,
@@ -284,87 +292,58 @@ def tune(
 
 
 CALIBRATION_DEPTH = 30  # memory_recall's candidate depth at limit 10: max(3 * limit, 30)
-CALIBRATION_TRAIN_QUERIES = 400
 
 
-def _evidence(
+def relevance_evidence(
     conn: psycopg.Connection[Any],
-    tenant: str,
-    data: BeirData,
-    query_vectors: dict[str, np.ndarray],
+    prepared: PreparedBeir,
     split: str,
-    qids: list[str],
-    ids: dict[uuid.UUID, str],
-    depth: int,
+    mode: str = "hybrid",
+    *,
+    depth: int = CALIBRATION_DEPTH,
+    queries: int | None = None,
 ) -> list[calibration.Evidence]:
-    """Every hybrid search row (depth rows per query) with its features, label and today's rank relevance."""
+    """Every row of a search of mode (depth rows per query) for the queries of split (the first ``queries``
+    by id), with its relevance evidence and label."""
+    data = prepared.data
     client = MemoryClient(conn)
     out: list[calibration.Evidence] = []
-    for qid in qids:
-        with tenant_transaction(conn, tenant, actor="pymem-eval"):
+    for qid in sorted(data.qrels[split])[:queries]:
+        with tenant_transaction(conn, prepared.tenant, actor="pymem-eval"):
             rows = client.search_scored(
                 query=data.queries[qid],
                 types=["fact"],
-                mode="hybrid",
+                mode=mode,
                 limit=depth,
                 bump_references=False,
-                query_embedding=query_vectors[qid],
+                query_embedding=prepared.query_vectors[qid] if mode != "keyword" else None,
             )
         relevant = {doc for doc, grade in data.qrels[split][qid].items() if grade > 0}
-        out.extend(calibration.rows_evidence(rows, [ids.get(row.memory_id) in relevant for row in rows]))
+        out.extend(calibration.rows_evidence(qid, rows, [prepared.ids.get(row.memory_id) in relevant for row in rows]))
     return out
 
 
-def calibration_figures(
-    conn: psycopg.Connection[Any],
-    tenant: str,
-    data: BeirData,
-    query_vectors: dict[str, np.ndarray],
-    ids: dict[uuid.UUID, str],
-    *,
-    split: str = "test",
-    depth: int = CALIBRATION_DEPTH,
-    train_queries: int = CALIBRATION_TRAIN_QUERIES,
-) -> dict[str, Any]:
-    """A logistic relevance fitted on (the first train_queries of) the train qrels and judged on split,
-    beside today's rank relevance (pymem.evaluation.calibration)."""
-    train_qids = sorted(data.qrels["train"])[:train_queries]
-    train = _evidence(conn, tenant, data, query_vectors, "train", train_qids, ids, depth)
-    x = np.asarray([e.features for e in train], dtype=np.float64)
-    y = np.asarray([e.relevant for e in train], dtype=np.float64)
-    coef = calibration.fit_logistic(x, y)
-    test = _evidence(conn, tenant, data, query_vectors, split, sorted(data.qrels[split]), ids, depth)
-    return {
-        "fitted_on": {"split": "train", "queries": len(train_qids), "rows": len(train)},
-        "depth": depth,
-        "features": ["intercept", *calibration.FEATURES],
-        "coefficients": [round(float(c), 4) for c in coef],
-        split: calibration.summarise(test, coef),
-    }
+@dataclass
+class PreparedBeir:
+    """A BEIR data set stored as facts of its scratch tenant, with its query embeddings."""
+
+    data: BeirData
+    tenant: str
+    ids: dict[uuid.UUID, str]
+    query_vectors: dict[str, np.ndarray]
+    store_seconds: float
 
 
-def run_beir(
+def prepare_beir(
     conn: psycopg.Connection[Any],
     folder: Path,
     embedder: EmbedderLike,
     *,
-    modes: tuple[str, ...] = MODES,
-    split: str = "test",
-    config: SearchConfig | None = None,
-    configs: dict[str, SearchConfig] | None = None,
-    do_tune: bool = False,
-    reference: bool = True,
     cache_dir: Path | None = None,
     progress: bool = True,
-    calibrate: bool = True,
-) -> dict[str, Any]:
-    """Load, store, (tune on train,) and score every mode on the split; with train qrels and calibrate, also
-    how well a relevance fitted on train tells relevant rows on the split (calibration_figures). configs: per
-    mode overrides; reference: also the client-side BM25 / exact-cosine / RRF yardsticks
-    (pymem.evaluation.reference)."""
+) -> PreparedBeir:
+    """Load the folder, embed the corpus and the queries of every split, store the corpus."""
     data = load_beir(folder)
-    if split not in data.qrels:
-        raise InvalidArgumentError(f"BEIR folder {folder}: no qrels/{split}.tsv (splits: {sorted(data.qrels)})")
     tenant = f"beir-{data.name}"
     doc_vectors = embed_cached(
         embedder, data.texts, cache_dir=cache_dir, label=f"{data.name} corpus", progress=progress
@@ -377,15 +356,39 @@ def run_beir(
         label=f"{data.name} queries",
         progress=progress,
     )
-    query_vectors = dict(zip(wanted, query_array, strict=True))
     started = time.monotonic()
     ids = store_corpus(conn, data, doc_vectors, tenant, embedder.model_id, progress=progress)
+    return PreparedBeir(
+        data, tenant, ids, dict(zip(wanted, query_array, strict=True)), round(time.monotonic() - started, 1)
+    )
+
+
+def run_beir(
+    conn: psycopg.Connection[Any],
+    prepared: PreparedBeir,
+    *,
+    modes: tuple[str, ...] = MODES,
+    split: str = "test",
+    config: SearchConfig | None = None,
+    configs: dict[str, SearchConfig] | None = None,
+    do_tune: bool = False,
+    reference: bool = True,
+    progress: bool = True,
+    calibrate: bool = True,
+) -> dict[str, Any]:
+    """(Tune on train, and) score every mode on the split; with calibrate, how well the relevance in force
+    tells relevant rows on the split (calibration.summarise, at memory_recall's depth). configs: per mode
+    overrides; reference: also the client-side BM25 / exact-cosine / RRF yardsticks
+    (pymem.evaluation.reference)."""
+    data, tenant, ids, query_vectors = prepared.data, prepared.tenant, prepared.ids, prepared.query_vectors
+    if split not in data.qrels:
+        raise InvalidArgumentError(f"BEIR data {data.name}: no qrels/{split}.tsv (splits: {sorted(data.qrels)})")
     result: dict[str, Any] = {
         "dataset": data.name,
         "split": split,
         "documents": len(data.doc_ids),
         "queries": len(data.qrels[split]),
-        "store_seconds": round(time.monotonic() - started, 1),
+        "store_seconds": prepared.store_seconds,
         "baselines": BASELINES.get(data.name, {}),
     }
     base = config or SearchConfig()
@@ -396,8 +399,8 @@ def run_beir(
         result["tuning"] = tuned
         chosen["hybrid"] = SearchConfig(**tuned["hybrid"])
         chosen["weighted"] = SearchConfig(**tuned["weighted"])
-        for mode in ("semantic", "keyword"):
-            chosen[mode] = SearchConfig(depth=chosen["hybrid"].depth)
+        for mode in ("semantic", "keyword", "rerank"):
+            chosen[mode] = SearchConfig(depth=chosen["hybrid"].depth, rrf_k=chosen["hybrid"].rrf_k)
     figures: dict[str, Any] = {}
     for mode in modes:
         figures[mode] = evaluate_mode(conn, tenant, data, query_vectors, split, mode, ids, chosen[mode])
@@ -408,14 +411,15 @@ def run_beir(
                 flush=True,
             )
     result["modes"] = figures
-    if calibrate and "train" in data.qrels and split != "train":
-        result["calibration"] = calibration_figures(conn, tenant, data, query_vectors, ids, split=split)
+    if calibrate:
+        evidence = relevance_evidence(conn, prepared, split)
+        result["calibration"] = {"depth": CALIBRATION_DEPTH, "mode": "hybrid", split: calibration.summarise(evidence)}
         if progress:
-            fitted = result["calibration"][split]
+            judged = result["calibration"][split]
             print(
-                f"pymem eval: {data.name} {split} relevance AUC: rank-based {fitted['rank_relevance']['auc']},"
-                f" fitted on train {fitted['calibrated']['auc']}; Brier {fitted['rank_relevance']['brier']}"
-                f" -> {fitted['calibrated']['brier']}",
+                f"pymem eval: {data.name} {split} relevance AUC: rank-based {judged['rank_relevance']['auc']},"
+                f" calibrated {judged['calibrated']['auc']}; Brier {judged['rank_relevance']['brier']}"
+                f" -> {judged['calibrated']['brier']}",
                 file=sys.stderr,
                 flush=True,
             )

@@ -1,87 +1,86 @@
-"""How well a search row's evidence tells a relevant memory from an irrelevant one: the measurement
-behind a calibrated relevance (issue 15), before any of it is applied.
+"""Fitting and judging the calibrated relevance (sql/functions/112-relevance.sql).
 
-Today memory_recall's relevance is the row's RRF score over the best one of the query: a rank, not a
-measure, so the second of three unrelated memories gets ~0.97. This module fits a small logistic model
-on absolute evidence (cosine similarity, the keyword score, whether each leg found the row) on the
-SciFact **train** qrels only, and reports on the **test** split, beside the rank-based relevance:
+The database computes each search row's evidence (memory_search's ``relevance_features``: cosine
+similarity, keyword score, ranks, share of the query's words ...) and its relevance, the logistic model
+``1 / (1 + exp(-(c0 + c . x)))`` whose coefficients live in pymem_private.relevance_models. This module:
 
-- AUC: the chance that a relevant row of a query outranks an irrelevant one of any query (a relevance
-  floor needs scores comparable across queries, which a per-query normalised rank is not);
-- log-loss and Brier score of the relevance read as a probability;
-- a reliability table (mean predicted vs observed share of relevant rows per bin).
+- fits those coefficients, one model per variant (hybrid, semantic, keyword: the evidence a search has),
+  on **training data only**: SciFact's train qrels and the golden set's train questions, each data set
+  weighing the same in total (iteratively reweighted least squares, a small L2 penalty);
+- sets each variant's default relevance floor to DEFAULT_FLOOR (0.01: a memory the model deems less than 1%
+  likely to be about the topic is not recalled), and reports on the golden train questions what each floor
+  would cost (floor_curve: no-answer questions cleared, answerable questions that keep an answer). On those
+  questions a floor above 0.01 already costs answers for the semantic and keyword variants, and the hybrid
+  variant is flat up to 0.05, but its probabilities for small tenants' direct answers are low (a SciFact base
+  rate): a higher default needs a better-calibrated model first;
+- writes sql/functions/113-relevance-coefficients.sql, the shipped model;
+- judges the relevance in force on reported data: AUC, log-loss, Brier score and a reliability table,
+  beside the rank-based relevance memory_recall had before (the RRF score over the query's best).
 
-Model fitting is evaluation tooling (numpy IRLS); applying coefficients to searches belongs in SQL.
+Model fitting is evaluation tooling (numpy); applying the coefficients to searches happens in SQL.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from pymem.client import SearchRow
 
-FEATURES = (
+VARIANTS = ("hybrid", "semantic", "keyword")  # each fitted on the rows of the search mode of its name
+# The evidence the shipped model uses: absolute, comparable across queries and tenant sizes. The features relative
+# to the query (gap to the best cosine, share of the best keyword score, ranks) order one query's rows well on
+# SciFact, but in a small tenant every memory is in both lists and a generic word ("user") gives every row the best
+# keyword score: there they made unrelated memories look relevant. They keep coefficient 0.
+USED_FEATURES = (
     "semantic_score",
-    "keyword_score",
     "semantic_found",
+    "keyword_score",
     "keyword_found",
-    "semantic_reciprocal_rank",
-    "keyword_reciprocal_rank",
-    "semantic_gap_to_best",
+    "fuzzy_score",
+    "lexical_overlap",
 )
+MODEL_NAME = "pymem"
+COEFFICIENTS_FILE = Path(__file__).resolve().parents[2] / "sql" / "functions" / "113-relevance-coefficients.sql"
+# the floors tried: 0.01 .. 0.04, then 0.05 .. 0.95
+FLOORS = (0.01, 0.02, 0.03, 0.04, *(round(0.05 * i, 2) for i in range(1, 20)))
+FLOOR_TOP_K = 10  # an answerable question keeps the relevant rows of its top 10 above the floor
 
 
 @dataclass(frozen=True)
 class Evidence:
-    """One row of one query: its features, whether the qrels call it relevant, and today's relevance."""
+    """One search row: its features (as the database computed them), its label, the relevance the database
+    gave it (the model in force) and the rank-based relevance of before (RRF score over the query's best)."""
 
+    query: str
     features: tuple[float, ...]
     relevant: bool
+    relevance: float
     rank_relevance: float
-
-
-def row_features(
-    semantic_score: float | None,
-    keyword_score: float | None,
-    semantic_rank: int | None = None,
-    keyword_rank: int | None = None,
-    best_semantic: float | None = None,
-) -> tuple[float, ...]:
-    """Absolute evidence (cosine similarity or 0, keyword score in [0, 1] or 0, found by each leg) and
-    evidence relative to the query (1/rank in each leg or 0, cosine minus the query's best cosine)."""
-    return (
-        float(semantic_score or 0.0),
-        float(keyword_score or 0.0),
-        1.0 if semantic_score is not None else 0.0,
-        1.0 if keyword_score is not None else 0.0,
-        1.0 / semantic_rank if semantic_rank else 0.0,
-        1.0 / keyword_rank if keyword_rank else 0.0,
-        float(semantic_score - best_semantic) if semantic_score is not None and best_semantic is not None else -1.0,
-    )
+    memory_type: str = "fact"
 
 
 def rank_relevance(scores: Sequence[float]) -> list[float]:
-    """memory_recall's relevance today: each row's fused score over the query's best one."""
+    """memory_recall's relevance before calibration: each row's fused score over the query's best one."""
     best = max(scores, default=0.0)
     return [s / best if best > 0 else 0.0 for s in scores]
 
 
-def rows_evidence(rows: Sequence[SearchRow], relevant: Sequence[bool]) -> list[Evidence]:
-    """One query's search rows as evidence: each row's features, its label and today's rank relevance."""
-    best = max((row.semantic_score for row in rows if row.semantic_score is not None), default=None)
-    relevance = rank_relevance([row.score for row in rows])
+def rows_evidence(query: str, rows: Sequence[SearchRow], relevant: Sequence[bool]) -> list[Evidence]:
+    """One query's search rows as evidence."""
+    ranked = rank_relevance([row.score for row in rows])
     return [
         Evidence(
-            features=row_features(row.semantic_score, row.keyword_score, row.semantic_rank, row.keyword_rank, best),
-            relevant=label,
-            rank_relevance=rel,
+            query, tuple(float(x) for x in row.relevance_features), label, float(row.relevance), rel, row.memory_type
         )
-        for row, label, rel in zip(rows, relevant, relevance, strict=True)
+        for row, label, rel in zip(rows, relevant, ranked, strict=True)
     ]
 
 
@@ -89,19 +88,30 @@ def _design(x: np.ndarray) -> np.ndarray:
     return np.hstack([np.ones((x.shape[0], 1)), x])
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 1e-3, iterations: int = 100) -> np.ndarray:
+def fit_logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    weights: np.ndarray | None = None,
+    l2: float = 1e-3,
+    iterations: int = 100,
+) -> np.ndarray:
     """Coefficients (intercept first) of a logistic regression by iteratively reweighted least squares,
-    with a small L2 penalty (not on the intercept) so that a separable feature cannot diverge."""
+    rows weighted by ``weights`` (default 1), with a small L2 penalty (not on the intercept) so that a
+    separable or constant feature cannot diverge."""
     if x.ndim != 2 or x.shape[0] != y.shape[0] or x.shape[0] == 0:
         raise ValueError("fit_logistic needs a non-empty 2-d x with one label per row")
+    w_rows = np.ones(x.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    if w_rows.shape != y.shape or np.any(w_rows < 0):
+        raise ValueError("fit_logistic needs one non-negative weight per row")
     design = _design(x)
     coef = np.zeros(design.shape[1])
     penalty = l2 * np.eye(design.shape[1])
     penalty[0, 0] = 0.0
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-(design @ coef)))
-        w = np.clip(p * (1.0 - p), 1e-9, None)
-        gradient = design.T @ (y - p) - penalty @ coef
+        w = np.clip(p * (1.0 - p), 1e-9, None) * w_rows
+        gradient = design.T @ ((y - p) * w_rows) - penalty @ coef
         hessian = design.T @ (design * w[:, None]) + penalty
         step = np.linalg.solve(hessian, gradient)
         coef = coef + step
@@ -111,7 +121,8 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, *, l2: float = 1e-3, iterations: 
 
 
 def predict(coef: np.ndarray, x: np.ndarray) -> np.ndarray:
-    return np.asarray(1.0 / (1.0 + np.exp(-(_design(x) @ coef))), dtype=np.float64)
+    z = np.clip(_design(x) @ coef, -50.0, 50.0)  # as pymem.memory_relevance clamps
+    return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
 
 
 def auc(scores: Sequence[float], labels: Sequence[bool]) -> float | None:
@@ -164,61 +175,157 @@ def reliability(p: Sequence[float], labels: Sequence[bool], bins: int = 5) -> li
     return out
 
 
-def summarise(evidence: Sequence[Evidence], coef: np.ndarray) -> dict[str, Any]:
-    """AUC, log-loss, Brier and reliability of today's rank relevance and of the fitted model's."""
-    x = np.asarray([e.features for e in evidence], dtype=np.float64)
-    labels = [e.relevant for e in evidence]
-    calibrated = predict(coef, x)
-    ranked = [e.rank_relevance for e in evidence]
-    return {
-        "rows": len(evidence),
-        "relevant_rows": sum(labels),
-        "rank_relevance": {
-            "auc": _round(auc(ranked, labels)),
-            "log_loss": round(log_loss(ranked, labels), 4),
-            "brier": round(brier(ranked, labels), 4),
-            "reliability": reliability(ranked, labels),
-        },
-        "calibrated": {
-            "auc": _round(auc(calibrated.tolist(), labels)),
-            "log_loss": round(log_loss(calibrated.tolist(), labels), 4),
-            "brier": round(brier(calibrated.tolist(), labels), 4),
-            "reliability": reliability(calibrated.tolist(), labels),
-        },
-    }
-
-
 def _round(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else round(value, 4)
 
 
-def transfer(questions: Sequence[dict[str, Any]], coef: Sequence[float], floor: float = 0.5) -> dict[str, Any]:
-    """The model fitted elsewhere (SciFact train) applied to the golden set's hybrid rows (golden.hybrid_evidence):
-    how it ranks relevant rows against the others, and, per question, whether its best row clears `floor`:
-    a no-answer question should not, an answerable one should."""
-    c = np.asarray(coef, dtype=np.float64)
-    evidence = [
-        Evidence(tuple(r["features"]), bool(r["relevant"]), float(r["rank_relevance"]))
-        for q in questions
-        for r in q["rows"]
-    ]
-    out: dict[str, Any] = {"floor": floor, "questions": len(questions)}
-    if evidence:
-        out["rows"] = summarise(evidence, c)
-    best = {
-        q["id"]: (
-            q["answerable"],
-            float(predict(c, np.asarray([r["features"] for r in q["rows"]], dtype=np.float64)).max())
-            if q["rows"]
-            else 0.0,
-        )
-        for q in questions
+def _judge(p: Sequence[float], labels: Sequence[bool]) -> dict[str, Any]:
+    return {
+        "auc": _round(auc(p, labels)),
+        "log_loss": round(log_loss(p, labels), 4),
+        "brier": round(brier(p, labels), 4),
+        "reliability": reliability(p, labels),
     }
-    no_answer = [b for answerable, b in best.values() if not answerable]
-    answerable = [b for answerable, b in best.values() if answerable]
-    out["no_answer_questions"] = len(no_answer)
-    out["no_answer_below_floor"] = round(sum(b < floor for b in no_answer) / len(no_answer), 4) if no_answer else None
-    out["answerable_above_floor"] = (
-        round(sum(b >= floor for b in answerable) / len(answerable), 4) if answerable else None
+
+
+def summarise(evidence: Sequence[Evidence]) -> dict[str, Any]:
+    """How well the relevance in force (the database's) and the rank-based relevance of before tell relevant
+    rows from the others: AUC (across queries), log-loss, Brier score, reliability."""
+    labels = [e.relevant for e in evidence]
+    return {
+        "rows": len(evidence),
+        "relevant_rows": sum(labels),
+        "rank_relevance": _judge([e.rank_relevance for e in evidence], labels),
+        "calibrated": _judge([e.relevance for e in evidence], labels),
+    }
+
+
+# Fitting -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FloorQuestion:
+    """A training question's rows for choosing a floor: its features in rank order and which are relevant facts
+    or rules (what memory_recall could return)."""
+
+    answerable: bool
+    features: tuple[tuple[float, ...], ...]
+    relevant: tuple[bool, ...]
+
+
+@dataclass
+class FittedModel:
+    variant: str
+    coefficients: list[float]
+    default_floor: float
+    fitted_on: dict[str, Any] = field(default_factory=dict)
+    floor_curve: list[dict[str, Any]] = field(default_factory=list)  # reported, not stored
+
+
+def dataset_weights(sets: Mapping[str, Sequence[Evidence]]) -> np.ndarray:
+    """One weight per row, in the order of the sets: each non-empty data set weighs the same in total, and the
+    weights average 1."""
+    sizes = [len(rows) for rows in sets.values() if rows]
+    total = sum(sizes)
+    return np.concatenate([np.full(n, total / (len(sizes) * n)) for n in sizes]) if sizes else np.zeros(0)
+
+
+def _kept(coef: np.ndarray, question: FloorQuestion) -> float:
+    """The highest relevance among the relevant facts and rules of a question's top 10 (-1 without one)."""
+    top = np.asarray(question.features[:FLOOR_TOP_K], dtype=np.float64)
+    relevant = np.asarray(question.relevant[:FLOOR_TOP_K])
+    return float(predict(coef, top)[relevant].max()) if relevant.any() else -1.0
+
+
+DEFAULT_FLOOR = 0.01
+
+
+def choose_floor(coef: np.ndarray, questions: Sequence[FloorQuestion]) -> float:
+    """The default relevance floor: DEFAULT_FLOOR (see the module's docstring; floor_curve reports its cost)."""
+    return DEFAULT_FLOOR
+
+
+def floor_curve(coef: np.ndarray, questions: Sequence[FloorQuestion]) -> list[dict[str, Any]]:
+    """Per floor tried: the share of no-answer training questions whose best row falls below it, and the share of
+    answerable ones that keep a relevant fact or rule of their top 10 above it (what choose_floor weighs)."""
+    best = [
+        float(predict(coef, np.asarray(q.features)).max()) if q.features else 0.0 for q in questions if not q.answerable
+    ]
+    kept = [_kept(coef, q) for q in questions if q.answerable and any(q.relevant[:FLOOR_TOP_K])]
+    return [
+        {
+            "floor": f,
+            "no_answer_cleared": round(sum(b < f for b in best) / len(best), 4) if best else None,
+            "answerable_kept": round(sum(k >= f for k in kept) / len(kept), 4) if kept else None,
+        }
+        for f in FLOORS
+    ]
+
+
+def fit_variant(
+    variant: str,
+    sets: Mapping[str, Sequence[Evidence]],
+    floor_questions: Sequence[FloorQuestion],
+    feature_names: Sequence[str],
+    *,
+    used: Sequence[str] = USED_FEATURES,
+    l2: float = 1e-3,
+) -> FittedModel:
+    """The model of one variant, fitted on every row of the training sets (each set weighing the same), on the
+    ``used`` features (named by feature_names, the database's order); the others keep coefficient 0."""
+    rows = [e for evidence in sets.values() for e in evidence]
+    if not rows:
+        raise ValueError(f"no training rows for the {variant} relevance model")
+    unknown = sorted(set(used) - set(feature_names))
+    if unknown:
+        raise ValueError(f"unknown relevance features {unknown}; the database computes {list(feature_names)}")
+    columns = [i for i, name in enumerate(feature_names) if name in used]
+    x = np.asarray([[e.features[i] for i in columns] for e in rows], dtype=np.float64)
+    y = np.asarray([e.relevant for e in rows], dtype=np.float64)
+    fitted = fit_logistic(x, y, weights=dataset_weights(sets), l2=l2)
+    coef = np.zeros(len(feature_names) + 1)
+    coef[0] = fitted[0]
+    coef[[i + 1 for i in columns]] = fitted[1:]
+    floor = choose_floor(coef, floor_questions)
+    return FittedModel(
+        variant=variant,
+        coefficients=[round(float(c), 6) for c in coef],
+        default_floor=floor,
+        fitted_on={
+            "sets": {
+                name: {"queries": len({e.query for e in evidence}), "rows": len(evidence)}
+                for name, evidence in sets.items()
+            },
+            "weights": "each set weighs the same in total",
+            "features": list(used),
+            "l2": l2,
+            "floor": f"{DEFAULT_FLOOR}: below it a memory is deemed less than 1% likely to be about the topic",
+            "floor_questions": len(floor_questions),
+            "fitted_at": datetime.now(UTC).date().isoformat(),
+        },
+        floor_curve=floor_curve(coef, floor_questions),
     )
-    return out
+
+
+def coefficients_sql(models: Sequence[FittedModel], feature_names: Sequence[str]) -> str:
+    """The text of sql/functions/113-relevance-coefficients.sql for these models."""
+    lines = [
+        "-- The shipped relevance model 'pymem' (sql/functions/112-relevance.sql), one row per variant.",
+        "-- Written by `pymem eval --fit-relevance` (pymem/evaluation/calibration.py); do not edit by hand.",
+        "-- Coefficients: the intercept, then the features of pymem.memory_relevance_feature_names():",
+        *(f"--   {', '.join(feature_names[i : i + 5])}" for i in range(0, len(feature_names), 5)),
+    ]
+    for model in models:
+        coefficients = ", ".join(repr(c) for c in model.coefficients)
+        fitted_on = json.dumps(model.fitted_on, sort_keys=True, indent=4).replace("'", "''").replace("\n", "\n    ")
+        lines += [
+            "",
+            "select pymem_private.save_relevance_model(",
+            f"    '{MODEL_NAME}',",
+            f"    '{model.variant}',",
+            f"    array[{coefficients}]::double precision[],",
+            f"    {model.default_floor!r},",
+            f"    '{fitted_on}'::jsonb",
+            ");",
+        ]
+    return "\n".join(lines) + "\n"

@@ -11,7 +11,11 @@ File format (eval/golden/dataset.json, written by eval/golden/generate.py)::
                   ... "retract": true marks a memory forgotten after storing],
      "questions": [{"id": "d02", "tenant": "household", "category": "direct", "query": "...",
                     "relevant": {"hh.leo.allergy": 2}, "scope": null, "types": ["fact"],
-                    "current": "key (superseded)", "absent": ["keys that must not appear"]}]}
+                    "current": "key (superseded)", "absent": ["keys that must not appear"], "split": "test"}]}
+
+A question's split is "test" (the default: the questions that are reported) or "train" (questions for
+fitting a relevance model, never reported). A conversational question's answer is a reply episode of a
+chat session, one that does not repeat the topic of the turn before it.
 """
 
 from __future__ import annotations
@@ -31,11 +35,13 @@ CATEGORIES = (
     "cjk",
     "scope",
     "superseded",
+    "conversational",
     "retracted",
     "no_answer",
 )
 MEMORY_TYPES = ("episode", "fact", "rule")
 MATURITIES = ("candidate", "established", "proven")
+SPLITS = ("test", "train")
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "eval" / "golden" / "dataset.json"
 
 
@@ -72,6 +78,7 @@ class Question:
     types: tuple[str, ...] | None = None
     current: str | None = None
     absent: tuple[str, ...] = ()
+    split: str = "test"
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,13 @@ def _question(index: int, raw: Any, tenants: dict[str, str], keys: dict[str, Mem
         raise DatasetError(f"{where}: a no_answer question has no relevant memories")
     if category not in ("retracted", "no_answer") and not any(g > 0 for g in relevant.values()):
         raise DatasetError(f"{where}: a {category} question needs at least one relevant memory")
+    if category == "conversational" and not any(
+        g > 0 and keys[key].type == "episode" and keys[key].session for key, g in relevant.items()
+    ):
+        raise DatasetError(f"{where}: a conversational question's answer is an episode of a session")
+    split = raw.get("split", "test")
+    if split not in SPLITS:
+        raise DatasetError(f"{where}: split must be one of {', '.join(SPLITS)}, not {split!r}")
     types = raw.get("types")
     if types is not None and (not isinstance(types, list) or not types or not set(types) <= set(MEMORY_TYPES)):
         raise DatasetError(f"{where}: types must be a non-empty list of {', '.join(MEMORY_TYPES)}")
@@ -193,6 +207,7 @@ def _question(index: int, raw: Any, tenants: dict[str, str], keys: dict[str, Mem
         types=tuple(types) if types else None,
         current=current,
         absent=tuple(absent),
+        split=split,
     )
 
 

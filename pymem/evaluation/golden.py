@@ -21,11 +21,13 @@ import psycopg
 
 from pymem.client import MemoryClient, SearchRow
 from pymem.evaluation import calibration, metrics
-from pymem.evaluation.dataset import CATEGORIES, Dataset, Memory, Question
+from pymem.evaluation.dataset import CATEGORIES, SPLITS, Dataset, Memory, Question
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
 from pymem.tenancy import tenant_transaction
 
-MODES = ("semantic", "keyword", "hybrid", "weighted")
+MODES = ("semantic", "keyword", "hybrid", "weighted", "rerank")
+# "rerank" is hybrid search with its second stage: ordered by calibrated relevance (rerank => true).
+QuestionVectors = dict[str, np.ndarray]  # question id -> query embedding
 # The checks, by kind: contradiction (an outdated or forgotten memory comes back), hallucination
 # (something that does not answer, or is not the tenant's, comes back), ranking (quality goals).
 CHECK_KINDS = {
@@ -44,6 +46,7 @@ SESSION_NAMESPACE = uuid.UUID("6c1d9a52-5b7e-4f0e-9d55-2f5c8e0f4a11")
 # when its keyword score reaches MIN_KEYWORD.
 MIN_SEMANTIC = 0.35
 MIN_KEYWORD = 0.5
+RECALL_DEPTH = 30  # memory_recall's candidate depth at limit 10: max(3 * limit, 30)
 
 
 @dataclass
@@ -164,7 +167,8 @@ def ask(
         started = time.perf_counter()
         rows = MemoryClient(conn).search_scored(
             query=question.query,
-            mode=mode,
+            mode="hybrid" if mode == "rerank" else mode,
+            rerank=mode == "rerank",
             limit=k,
             bump_references=False,
             query_embedding=vector if mode != "keyword" else None,
@@ -176,18 +180,10 @@ def ask(
     return Answer(question, mode, ranked, rows, latency)
 
 
-def hybrid_evidence(answer: Answer) -> dict[str, Any]:
-    """One question's hybrid rows as calibration evidence (features, relevant, today's rank relevance), JSON-ready."""
+def answer_evidence(answer: Answer) -> list[calibration.Evidence]:
+    """One answer's rows as relevance evidence (features, label, the relevance in force, the rank relevance)."""
     relevant = {key for key, grade in answer.question.relevant.items() if grade > 0}
-    evidence = calibration.rows_evidence(answer.rows, [key in relevant for key in answer.ranked])
-    return {
-        "id": answer.question.id,
-        "category": answer.question.category,
-        "answerable": bool(relevant),
-        "rows": [
-            {"features": list(e.features), "relevant": e.relevant, "rank_relevance": e.rank_relevance} for e in evidence
-        ],
-    }
+    return calibration.rows_evidence(answer.question.id, answer.rows, [key in relevant for key in answer.ranked])
 
 
 def _in_scope(memory: Memory, scope: str) -> bool:
@@ -245,28 +241,33 @@ def _figures(answers: list[Answer], k: int) -> dict[str, Any]:
     }
 
 
+def questions_of(dataset: Dataset, split: str) -> list[Question]:
+    """The dataset's questions of one split, in dataset order: "test" (reported) or "train" (for fitting)."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
+    return [q for q in dataset.questions if q.split == split]
+
+
 def run_questions(
     conn: psycopg.Connection[Any],
     dataset: Dataset,
     loaded: Loaded,
-    embedder: EmbedderLike,
+    vectors: QuestionVectors,
     *,
     modes: tuple[str, ...] = MODES,
     k: int = 10,
     min_semantic: float = MIN_SEMANTIC,
     min_keyword: float = MIN_KEYWORD,
-    cache_dir: Path | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Every question in every mode: per mode and per category figures, the checks and the rankings."""
-    vectors = embed_cached(
-        embedder, [q.query for q in dataset.questions], cache_dir=cache_dir, label="golden questions", progress=progress
-    )
+    """Every test question in every mode: per mode and per category figures, the checks and the
+    rankings. The train questions (for fitting, never reported) are not asked."""
+    questions = questions_of(dataset, "test")
     result: dict[str, Any] = {"k": k, "thresholds": {"min_semantic": min_semantic, "min_keyword": min_keyword}}
     per_mode: dict[str, Any] = {}
     runs: list[dict[str, Any]] = []
     for mode in modes:
-        answers = [ask(conn, q, mode, vectors[i], loaded, k=k) for i, q in enumerate(dataset.questions)]
+        answers = [ask(conn, q, mode, vectors[q.id], loaded, k=k) for q in questions]
         checks: dict[str, dict[str, Any]] = {}
         for answer in answers:
             for name, passed in checks_for(answer, dataset, min_semantic=min_semantic, min_keyword=min_keyword).items():
@@ -283,7 +284,8 @@ def run_questions(
                 }
             )
         if mode == "hybrid":
-            result["hybrid_evidence"] = [hybrid_evidence(answer) for answer in answers]
+            # how well relevance tells the relevant rows of the top k from the others (calibration.summarise)
+            result["calibration"] = calibration.summarise([e for a in answers for e in answer_evidence(a)])
         per_mode[mode] = {
             "overall": _figures(answers, k),
             "categories": {
@@ -303,3 +305,123 @@ def run_questions(
     result["modes"] = per_mode
     result["runs"] = runs
     return result
+
+
+def question_vectors(
+    dataset: Dataset, embedder: EmbedderLike, *, cache_dir: Path | None = None, progress: bool = True
+) -> QuestionVectors:
+    """The query embedding of every question, train and test (cached like the corpus's)."""
+    array = embed_cached(
+        embedder,
+        [q.query for q in dataset.questions],
+        cache_dir=cache_dir,
+        label="golden questions",
+        progress=progress,
+    )
+    return {q.id: array[i] for i, q in enumerate(dataset.questions)}
+
+
+def train_evidence(
+    conn: psycopg.Connection[Any],
+    dataset: Dataset,
+    loaded: Loaded,
+    vectors: QuestionVectors,
+    mode: str,
+    *,
+    depth: int = RECALL_DEPTH,
+) -> tuple[list[calibration.Evidence], list[calibration.FloorQuestion]]:
+    """The train questions searched in mode at memory_recall's candidate depth: every row as relevance evidence,
+    and each question's rows for choosing the floor. Never the test questions."""
+    rows: list[calibration.Evidence] = []
+    floors: list[calibration.FloorQuestion] = []
+    for question in questions_of(dataset, "train"):
+        answer = ask(conn, question, mode, vectors[question.id], loaded, k=depth)
+        evidence = answer_evidence(answer)
+        rows.extend(evidence)
+        floors.append(
+            calibration.FloorQuestion(
+                answerable=any(g > 0 for g in question.relevant.values()),
+                features=tuple(e.features for e in evidence),
+                relevant=tuple(e.relevant and e.memory_type in ("fact", "rule") for e in evidence),
+            )
+        )
+    return rows, floors
+
+
+def relevance_model(conn: psycopg.Connection[Any]) -> dict[str, Any]:
+    """The relevance model in force (pymem.memory_relevance_model), per variant: floor, coefficients, fitted_on."""
+    out: dict[str, Any] = {}
+    for variant in calibration.VARIANTS:
+        row = conn.execute(
+            "select name, features, coefficients, default_floor, fitted_on from pymem.memory_relevance_model(%s)",
+            (variant,),
+        ).fetchone()
+        assert row is not None
+        out[variant] = {
+            "name": row[0],
+            "features": row[1],
+            "coefficients": row[2],
+            "default_floor": row[3],
+            "fitted_on": row[4],
+        }
+    return out
+
+
+def recall_floor(
+    conn: psycopg.Connection[Any],
+    dataset: Dataset,
+    loaded: Loaded,
+    vectors: QuestionVectors,
+    *,
+    k: int = 10,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """What the relevance floor does to memory_recall (facts and rules, the butler's weights) on the test
+    questions: the share of no-answer questions for which recall returns nothing (false recall avoided), and
+    the recall@k of the answerable questions' relevant facts and rules with the default floor and without one
+    (min_relevance => 0)."""
+    memories = dataset.by_key
+    no_answer: list[bool] = []
+    kept: dict[str, list[float]] = {"floor": [], "no_floor": []}
+    returned: dict[str, list[int]] = {"floor": [], "no_floor": []}
+    for question in questions_of(dataset, "test"):
+        relevant = {
+            key: grade
+            for key, grade in question.relevant.items()
+            if grade > 0 and memories[key].type in ("fact", "rule")
+        }
+        for label, floor in (("floor", None), ("no_floor", 0.0)):
+            with tenant_transaction(conn, question.tenant, actor="pymem-eval"):
+                hits = MemoryClient(conn).recall(
+                    topic=question.query,
+                    scope=question.scope or None,
+                    limit=k,
+                    query_embedding=vectors[question.id],
+                    min_relevance=floor,
+                    bump_references=False,
+                )
+            ranked = [loaded.keys.get(h.memory_id, f"?{h.memory_id}") for h in hits]
+            returned[label].append(len(hits))
+            if question.category == "no_answer" and label == "floor":
+                no_answer.append(not hits)
+            if relevant:
+                kept[label].append(metrics.recall_at_k(ranked, relevant, k))
+    out = {
+        "k": k,
+        "no_answer_questions": len(no_answer),
+        "no_answer_nothing_recalled": round(sum(no_answer) / len(no_answer), 4) if no_answer else None,
+        "answerable_questions": len(kept["floor"]),
+        f"answerable_r@{k}_floor": metrics.mean(kept["floor"]),
+        f"answerable_r@{k}_no_floor": metrics.mean(kept["no_floor"]),
+        "mean_recalled_floor": metrics.mean(returned["floor"]),
+        "mean_recalled_no_floor": metrics.mean(returned["no_floor"]),
+    }
+    if progress:
+        print(
+            f"pymem eval: golden recall floor: no-answer questions with nothing recalled"
+            f" {out['no_answer_nothing_recalled']}, answerable r@{k} {out[f'answerable_r@{k}_floor']}"
+            f" (without the floor {out[f'answerable_r@{k}_no_floor']})",
+            file=sys.stderr,
+            flush=True,
+        )
+    return out

@@ -64,17 +64,48 @@ def golden_tables(result: dict[str, Any]) -> str:
         ["check", "kind", *modes],
         [[n, kinds[n], *(cell(f["checks"].get(n)) for f in modes.values())] for n in names],
     )
-    return "\n\n".join(
-        [
-            f"### Golden dataset: {result['dataset']['memories']} memories, {result['dataset']['questions']} questions,"
-            f" {result['dataset']['tenants']} tenants (k = {k})",
-            overall,
-            "Per category (nDCG@10 / MRR):",
-            by_category,
-            f"Checks (passed/total; failing question ids). No-answer thresholds: semantic >= "
-            f"{result['thresholds']['min_semantic']} (keyword mode: keyword >= {result['thresholds']['min_keyword']}).",
-            checks,
-        ]
+    parts = [
+        f"### Golden dataset: {result['dataset']['memories']} memories, {result['dataset']['questions']} questions"
+        f" ({_splits(result['dataset'])}), {result['dataset']['tenants']} tenants (k = {k}); test questions only",
+        overall,
+        "Per category (nDCG@10 / MRR):",
+        by_category,
+        f"Checks (passed/total; failing question ids). No-answer thresholds: semantic >= "
+        f"{result['thresholds']['min_semantic']} (keyword mode: keyword >= {result['thresholds']['min_keyword']}).",
+        checks,
+    ]
+    if "calibration" in result:
+        parts.append(relevance_line("Relevance of the hybrid top 10", result["calibration"]))
+    floor = result.get("recall_floor")
+    if floor:
+        fk = floor["k"]
+        parts.append(
+            f"memory_recall with its relevance floor: nothing recalled for {fmt(floor['no_answer_nothing_recalled'])}"
+            f" of the {floor['no_answer_questions']} no-answer questions; answerable questions' R@{floor['k']} of"
+            f" facts and rules {fmt(floor[f'answerable_r@{fk}_floor'])} (without the floor"
+            f" {fmt(floor[f'answerable_r@{fk}_no_floor'])}); memories recalled per question"
+            f" {fmt(floor['mean_recalled_floor'], 1)} (without {fmt(floor['mean_recalled_no_floor'], 1)})."
+        )
+    return "\n\n".join(parts)
+
+
+def _splits(dataset: dict[str, Any]) -> str:
+    splits = dataset.get("questions_by_split") or {}
+    return ", ".join(f"{n} {s}" for s, n in splits.items()) or "test"
+
+
+def relevance_line(label: str, judged: dict[str, Any]) -> str:
+    """AUC and Brier score of the calibrated relevance beside the rank-based relevance of before."""
+    rank, calibrated = judged["rank_relevance"], judged["calibrated"]
+    return (
+        f"{label} ({judged['rows']} rows, {judged['relevant_rows']} relevant): AUC rank-based {fmt(rank['auc'])},"
+        f" calibrated {fmt(calibrated['auc'])}; Brier {fmt(rank['brier'])} -> {fmt(calibrated['brier'])};"
+        " reliability (predicted / observed per bin): "
+        + ", ".join(
+            f"{b['bin']} {fmt(b['mean_predicted'])}/{fmt(b['observed_relevant'])} ({b['rows']})"
+            for b in calibrated["reliability"]
+            if b["rows"]
+        )
     )
 
 
@@ -91,7 +122,7 @@ def beir_tables(result: dict[str, Any]) -> str:
                 fmt(f["latency_ms_p50"], 1),
                 fmt(f["latency_ms_p95"], 1),
                 str(c["depth"]),
-                str(c["rrf_k"]) if mode == "hybrid" else "-",
+                str(c["rrf_k"]) if mode in ("hybrid", "rerank") else "-",
                 f"{c['vector_weight']}/{c['keyword_weight']}" if mode == "weighted" else "-",
             ]
         )
@@ -113,6 +144,9 @@ def beir_tables(result: dict[str, Any]) -> str:
         f" {result['documents']} documents)"
     )
     parts = [title, text]
+    if "calibration" in result:
+        c = result["calibration"]
+        parts.append(relevance_line(f"Relevance, {c['mode']} rows at depth {c['depth']}", c[result["split"]]))
     if "tuning" in result:
         t = result["tuning"]
         parts.append(
@@ -130,6 +164,13 @@ def tables(result: dict[str, Any]) -> str:
         f" {env['cores']} CPUs",
         golden_tables(result["golden"]),
     ]
+    model = result.get("relevance_model", {}).get("hybrid")
+    if model:
+        parts.insert(
+            1,
+            f"Relevance model {model['name']!r} (hybrid): default floor {model['default_floor']}, fitted on"
+            f" {', '.join(model['fitted_on'].get('sets', {})) or 'nothing (placeholder)'}.",
+        )
     if "beir" in result:
         parts.append(beir_tables(result["beir"]))
     return "\n\n".join(parts)

@@ -113,6 +113,43 @@ NULL (the memory is missing from that list) counts as missing_rank, which search
 Example: select pymem.memory_rrf_score(1, null, 21);  -- 1/61 + 1/81$$;
 
 
+create or replace function pymem.memory_rrf_score(
+    semantic_rank integer,
+    keyword_rank integer,
+    graph_rank integer,
+    missing_rank integer,
+    k integer,
+    semantic_weight double precision,
+    keyword_weight double precision,
+    graph_weight double precision
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return case
+    when memory_rrf_score.semantic_rank is null and memory_rrf_score.keyword_rank is null then 0.0
+    else
+        memory_rrf_score.semantic_weight
+        / (memory_rrf_score.k + coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank))
+        + memory_rrf_score.keyword_weight
+        / (memory_rrf_score.k + coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank))
+end
++ coalesce(memory_rrf_score.graph_weight / (memory_rrf_score.k + memory_rrf_score.graph_rank), 0.0);
+
+comment on function pymem.memory_rrf_score(
+    integer, integer, integer, integer, integer, double precision, double precision, double precision
+) is
+$$Weighted Reciprocal Rank Fusion over the three candidate lists: w_semantic/(k + semantic_rank)
++ w_keyword/(k + keyword_rank) + w_graph/(k + graph_rank). A semantic or keyword rank that is NULL counts as
+missing_rank (limit + 1) when the memory is in the other of those two lists; a memory found only through a link
+scores w_graph/(k + graph_rank) alone, and a memory not found through a link gets no graph term, so with weights
+1, 1, 1 and no links this is the two-list memory_rrf_score.
+Example: select pymem.memory_rrf_score(1, null, 2, 21, 60, 1.0, 1.0, 1.0);  -- 1/61 + 1/81 + 1/62$$;
+
+
 create or replace function pymem.memory_composite_score(
     relevance double precision,
     importance double precision,

@@ -1,6 +1,7 @@
--- The two ranked candidate lists behind every search: semantic (pgvector cosine distance,
--- approximate index with iterative scans) and keyword (full text, then the trigram and
--- ILIKE tiers). Only memories that retrieval may return are candidates: active facts,
+-- Stage 1 of every search: the ranked candidate lists, semantic (pgvector cosine distance,
+-- approximate index with iterative scans), keyword (full text, then the trigram and ILIKE tiers)
+-- and graph (memory_links neighbours of the most relevant candidates), each row with its
+-- calibrated relevance (sql/functions/112-relevance.sql). Only memories that retrieval may return are candidates: active facts,
 -- rules and episodes that are not forgotten, episodes not expired, effective confidence at
 -- least min_confidence, in scope; with as_of, what was valid at that moment.
 -- The semantic leg skips rows embedded by a model other than the configured one
@@ -26,7 +27,8 @@ create or replace function pymem_private.memory_candidates(
     p_min_confidence double precision,
     p_as_of timestamptz,
     p_semantic boolean,
-    p_keyword boolean
+    p_keyword boolean,
+    p_graph boolean
 )
 returns table (
     c_type text,
@@ -36,7 +38,10 @@ returns table (
     c_semantic_score double precision,
     c_keyword_rank integer,
     c_keyword_score double precision,
-    c_keyword_tier text
+    c_keyword_tier text,
+    c_graph_rank integer,
+    c_relevance double precision,
+    c_relevance_features double precision[]
 )
 language plpgsql
 stable
@@ -68,7 +73,21 @@ declare
     v_facts boolean := 'fact' = any(p_types);
     v_rules boolean := 'rule' = any(p_types);
     v_episodes boolean := 'episode' = any(p_types);
+    -- relevance: the model of the evidence this search has (both legs, or one)
+    v_variant text := case
+        when v_semantic and p_keyword then 'hybrid' when v_semantic then 'semantic' else 'keyword'
+    end;
+    v_coefficients double precision[];
+    v_lexemes text[] := pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query));
+    v_lexeme_count integer := pg_catalog.cardinality(
+        pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query))
+    );
+    -- the graph leg: neighbours of the GRAPH_SEEDS most relevant candidates
+    v_graph_seeds constant integer := 5;
+    -- a neighbour found only through a link is this share as relevant as its seed
+    v_graph_discount constant double precision := 0.8;
 begin
+    select m.coefficients into v_coefficients from pymem.memory_relevance_model(v_variant) as m;
     if v_semantic then
         -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
         perform pg_catalog.set_config('hnsw.ef_search', least(1000, greatest(200, p_depth))::text, true);
@@ -264,20 +283,108 @@ begin
         from keyword_all as k
         order by rank
         limit p_depth
+    ),
+    legs as materialized (
+        select
+            coalesce(s.kind, k.kind) as kind,
+            coalesce(s.id, k.id) as id,
+            coalesce(s.created_at, k.created_at) as created_at,
+            s.rank as semantic_rank,
+            s.score as semantic_score,
+            k.rank as keyword_rank,
+            k.score as keyword_score,
+            k.tier as keyword_tier
+        from semantic_ranked as s
+        full join keyword_ranked as k on s.kind = k.kind and s.id = k.id
+    ),
+    -- the evidence of each row (pymem.memory_relevance_features) and its calibrated relevance
+    scored as materialized (
+        select
+            e.*,
+            pymem.memory_relevance(e.features, v_coefficients) as relevance
+        from (
+            select
+                l.*,
+                pymem.memory_relevance_features(
+                    l.semantic_score, l.semantic_rank, l.keyword_score, l.keyword_rank, l.keyword_tier,
+                    pg_catalog.max(l.semantic_score) over (),
+                    pg_catalog.max(l.keyword_score) filter (where l.keyword_tier = 'fts') over (),
+                    case when v_lexeme_count > 0 then
+                        (pg_catalog.length(t.sv) - pg_catalog.length(pg_catalog.ts_delete(t.sv, v_lexemes)))::double precision
+                        / v_lexeme_count
+                    end
+                ) as features
+            from legs as l
+            cross join lateral (
+                select case l.kind
+                    when 'fact' then (
+                        select f.search_vector from pymem.facts as f where f.tenant_id = p_tenant and f.id = l.id
+                    )
+                    when 'rule' then (
+                        select r.search_vector from pymem.rules as r where r.tenant_id = p_tenant and r.id = l.id
+                    )
+                    else (
+                        select ep.search_vector from pymem.episodes as ep where ep.tenant_id = p_tenant and ep.id = l.id
+                    )
+                end as sv
+            ) as t
+        ) as e
+    ),
+    -- the graph leg: memories linked (derived_from, supports, related_to, either direction) to the most
+    -- relevant candidates, if retrieval may return them (visible: never superseded, retracted or forgotten)
+    seeds as (
+        select sc.kind, sc.id, sc.relevance, pg_catalog.row_number() over (
+            order by sc.relevance desc, sc.created_at desc, sc.id
+        ) as seed_rank
+        from scored as sc
+        where p_graph
+        order by seed_rank
+        limit v_graph_seeds
+    ),
+    linked as (
+        select sd.seed_rank, sd.relevance as seed_relevance, ml.target_type as kind, ml.target_id as id
+        from seeds as sd
+        inner join pymem.memory_links as ml
+            on ml.tenant_id = p_tenant and ml.source_type = sd.kind and ml.source_id = sd.id
+        where ml.relation in ('derived_from', 'supports', 'related_to')
+        union all
+        select sd.seed_rank, sd.relevance, ml.source_type, ml.source_id
+        from seeds as sd
+        inner join pymem.memory_links as ml
+            on ml.tenant_id = p_tenant and ml.target_type = sd.kind and ml.target_id = sd.id
+        where ml.relation in ('derived_from', 'supports', 'related_to')
+    ),
+    graph_ranked as (
+        select
+            n.*,
+            pg_catalog.row_number() over (order by n.seed_rank, n.created_at desc, n.id)::integer as graph_rank
+        from (
+            select distinct on (li.kind, li.id) li.kind, li.id, v.created_at, li.seed_rank, li.seed_relevance
+            from linked as li
+            inner join visible as v on li.kind = v.kind and li.id = v.id
+            where li.kind = any(p_types)
+            order by li.kind, li.id, li.seed_rank
+        ) as n
     )
     select
-        coalesce(s.kind, k.kind), coalesce(s.id, k.id), coalesce(s.created_at, k.created_at),
-        s.rank, s.score, k.rank, k.score, k.tier
-    from semantic_ranked as s
-    full join keyword_ranked as k on s.kind = k.kind and s.id = k.id;
+        coalesce(sc.kind, g.kind), coalesce(sc.id, g.id), coalesce(sc.created_at, g.created_at),
+        sc.semantic_rank, sc.semantic_score, sc.keyword_rank, sc.keyword_score, sc.keyword_tier, g.graph_rank,
+        greatest(sc.relevance, g.seed_relevance * v_graph_discount),
+        coalesce(sc.features, pymem.memory_relevance_features(null, null, null, null, null, null, null, null))
+    from scored as sc
+    full join graph_ranked as g on sc.kind = g.kind and sc.id = g.id;
 end;
 $$;
 
 comment on function pymem_private.memory_candidates(
-    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean
+    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean
 ) is
-$$The semantic and keyword candidate lists of a search, each cut at p_depth and ranked from 1 (ties:
-created_at DESC, id ASC). semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1]:
+$$Stage 1 of every search: the semantic and keyword candidate lists, each cut at p_depth and ranked from 1 (ties:
+created_at DESC, id ASC), and (p_graph) the graph list: the memories linked (derived_from, supports,
+related_to, either direction) to the 5 most relevant candidates, that retrieval may return, ranked by their
+seed's rank (then created_at DESC, id ASC). Each row's relevance = pymem.memory_relevance(its evidence
+pymem.memory_relevance_features(...), the coefficients of pymem.memory_relevance_model(variant)), variant hybrid
+when both legs ran, else semantic or keyword; a row found through a link is at least 0.8 x its seed's relevance. semantic_score = 1 - cosine distance (at least 0); keyword_score in [0, 1]:
 BM25 (k1 0.9, b 0.4; N, avgdl and df kept per tenant over the searchable rows of the searched types, length =
 distinct lexemes; pymem_private.memory_keyword_top) normalised by bm25/(bm25+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
 CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing). The semantic

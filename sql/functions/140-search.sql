@@ -145,7 +145,7 @@ comment on function pymem_private.require_read_options(text, timestamptz, intege
 
 create or replace function pymem.memory_search(
     query text,
-    types text[] default array['episode', 'fact', 'rule'],
+    types text[] default null,
     scope text default null,
     mode text default 'hybrid',
     "limit" integer default 20,
@@ -157,7 +157,12 @@ create or replace function pymem.memory_search(
     rrf_k integer default 60,
     as_of timestamptz default null,
     bump_references boolean default true,
-    date_half_life_days double precision default 30
+    date_half_life_days double precision default 30,
+    min_relevance double precision default null,
+    rerank boolean default false,
+    semantic_rrf_weight double precision default 1,
+    keyword_rrf_weight double precision default 1,
+    graph_rrf_weight double precision default 1
 )
 returns table (
     memory_type text,
@@ -179,7 +184,15 @@ returns table (
     date_decay double precision,
     search_mode text,
     created_at timestamptz,
-    reference_count integer
+    reference_count integer,
+    graph_rank integer,
+    relevance double precision,
+    relevance_features double precision[],
+    source_butler text,
+    session_id uuid,
+    source_episode_id uuid,
+    source_path text,
+    stored_by text
 )
 language plpgsql
 volatile
@@ -194,6 +207,7 @@ declare
     v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
     v_min_score double precision;
+    v_rerank boolean := coalesce(rerank, false);
     -- no bump when reading history, when asked not to, or in a read-only transaction
     v_bump boolean := coalesce(bump_references, true) and as_of is null
         and pg_catalog.current_setting('transaction_read_only') = 'off';
@@ -203,12 +217,19 @@ begin
     perform pymem_private.require_range('vector_weight', vector_weight, 0, 1);
     perform pymem_private.require_range('keyword_weight', keyword_weight, 0, 1);
     perform pymem_private.require_range('date_half_life_days', date_half_life_days, 0.001, 100000);
+    perform pymem_private.require_range('min_relevance', coalesce(min_relevance, 0), 0, 1);
+    perform pymem_private.require_range('semantic_rrf_weight', semantic_rrf_weight, 0, 1000);
+    perform pymem_private.require_range('keyword_rrf_weight', keyword_rrf_weight, 0, 1000);
+    perform pymem_private.require_range('graph_rrf_weight', graph_rrf_weight, 0, 1000);
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
+    if semantic_rrf_weight + keyword_rrf_weight = 0 then
+        raise exception 'semantic_rrf_weight and keyword_rrf_weight must not both be 0' using errcode = 'PM002';
+    end if;
     perform pymem_private.require_read_options(scope, as_of, rrf_k);
     v_min_score := pymem_private.require_range(
-        'min_score', coalesce(min_score, case when v_mode = 'weighted' then 0.1 else 0.0 end), 0, 1
+        'min_score', coalesce(min_score, case when v_mode = 'weighted' and not v_rerank then 0.1 else 0.0 end), 0, 1
     );
 
     return query
@@ -216,69 +237,93 @@ begin
         r.kind, r.mid, r.content, r.score, r.confidence, r.effective_confidence, r.importance, r.scope,
         r.subject, r.predicate, r.maturity, r.semantic_rank, r.semantic_score, r.keyword_rank,
         r.keyword_score, r.keyword_tier, r.date_decay, v_mode, r.created_at,
-        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count)
+        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count),
+        r.graph_rank, r.relevance, r.relevance_features,
+        p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
     from (
+    select t.* from (
         select
-            c.c_type as kind,
-            c.c_id as mid,
-            coalesce(f.content, ru.content, e.content) as content,
-            (case v_mode
-                when 'hybrid' then pymem.memory_rrf_score(c.c_semantic_rank, c.c_keyword_rank, v_limit + 1, rrf_k)
-                when 'weighted'
-                    then vector_weight * coalesce(c.c_semantic_score, 0) + keyword_weight * coalesce(c.c_keyword_score, 0)
-                when 'semantic' then c.c_semantic_score
-                else c.c_keyword_score
-            end) * pymem.memory_date_decay(
-                coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days
-            ) as score,
-            pymem.memory_date_decay(coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days)
-                as date_decay,
-            coalesce(f.confidence, ru.confidence) as confidence,
-            pymem.memory_effective_confidence(
-                coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
-                case
-                    when coalesce(f.last_confirmed_at, ru.last_confirmed_at) > v_at then c.c_created_at
-                    else coalesce(f.last_confirmed_at, ru.last_confirmed_at)
-                end,
-                v_at
-            ) as effective_confidence,
-            coalesce(f.importance, e.importance) as importance,
-            coalesce(f.scope, ru.scope, e.butler) as scope,
-            f.subject,
-            f.predicate,
-            ru.maturity,
-            c.c_semantic_rank as semantic_rank,
-            c.c_semantic_score as semantic_score,
-            c.c_keyword_rank as keyword_rank,
-            c.c_keyword_score as keyword_score,
-            c.c_keyword_tier as keyword_tier,
-            c.c_created_at as created_at,
-            coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count
-        from pymem_private.memory_candidates(
-            v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
-            v_mode <> 'keyword', v_mode <> 'semantic'
-        ) as c
-        left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
-        left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
-        left join pymem.episodes as e on c.c_type = 'episode' and e.tenant_id = v_tenant and e.id = c.c_id
+            s.*,
+            (case
+                when v_rerank then s.relevance
+                when v_mode = 'hybrid' then pymem.memory_rrf_score(
+                    s.semantic_rank, s.keyword_rank, s.graph_rank, v_limit + 1, rrf_k,
+                    semantic_rrf_weight, keyword_rrf_weight, graph_rrf_weight
+                )
+                when v_mode = 'weighted'
+                    then vector_weight * coalesce(s.semantic_score, 0) + keyword_weight * coalesce(s.keyword_score, 0)
+                when v_mode = 'semantic' then s.semantic_score
+                else s.keyword_score
+            end) * s.date_decay as score
+        from (
+            select
+                c.c_type as kind,
+                c.c_id as mid,
+                coalesce(f.content, ru.content, e.content) as content,
+                pymem.memory_date_decay(coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days)
+                    as date_decay,
+                coalesce(f.confidence, ru.confidence) as confidence,
+                pymem.memory_effective_confidence(
+                    coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
+                    case
+                        when coalesce(f.last_confirmed_at, ru.last_confirmed_at) > v_at then c.c_created_at
+                        else coalesce(f.last_confirmed_at, ru.last_confirmed_at)
+                    end,
+                    v_at
+                ) as effective_confidence,
+                coalesce(f.importance, e.importance) as importance,
+                coalesce(f.scope, ru.scope, e.butler) as scope,
+                f.subject,
+                f.predicate,
+                ru.maturity,
+                c.c_semantic_rank as semantic_rank,
+                c.c_semantic_score as semantic_score,
+                c.c_keyword_rank as keyword_rank,
+                c.c_keyword_score as keyword_score,
+                c.c_keyword_tier as keyword_tier,
+                c.c_graph_rank as graph_rank,
+                c.c_relevance as relevance,
+                c.c_relevance_features as relevance_features,
+                c.c_created_at as created_at,
+                coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count
+            from pymem_private.memory_candidates(
+                v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
+                v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0
+            ) as c
+            left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
+            left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
+            left join pymem.episodes as e on c.c_type = 'episode' and e.tenant_id = v_tenant and e.id = c.c_id
+        ) as s
+        where s.relevance >= coalesce(min_relevance, 0)
+    ) as t
+    where t.score >= v_min_score
+    order by t.score desc, t.created_at desc, t.mid
+    limit v_limit
     ) as r
-    where r.score >= v_min_score
-    order by r.score desc, r.created_at desc, r.mid
-    limit v_limit;
+    -- provenance of the returned rows only
+    cross join lateral pymem_private.memory_provenance(v_tenant, r.kind, r.mid) as p
+    order by r.score desc, r.created_at desc, r.mid;
 end;
 $$;
 
 comment on function pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
-    double precision, integer, timestamptz, boolean, double precision
+    double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
+    double precision, double precision, double precision
 ) is
-$$Searches the tenant's episodes, facts and rules. mode: hybrid (default; RRF score = 1/(rrf_k + semantic_rank)
-+ 1/(rrf_k + keyword_rank), a missing rank counting as limit + 1), semantic (1 - cosine distance), keyword
-(full text; trigram for CJK; ILIKE when both find nothing), weighted (vector_weight * semantic_score +
-keyword_weight * keyword_score, min_score 0.1 by default). Without query_embedding every mode runs as keyword.
+$$Searches the tenant's episodes, facts and rules. mode: hybrid (default; weighted RRF score =
+semantic_rrf_weight/(rrf_k + semantic_rank) + keyword_rrf_weight/(rrf_k + keyword_rank), a missing rank counting
+as limit + 1, + graph_rrf_weight/(rrf_k + graph_rank) for a memory linked to one of the most relevant candidates:
+pymem.memory_rrf_score; weights 1, 1, 1 by default; graph_rrf_weight 0 turns the graph leg off), semantic
+(1 - cosine distance), keyword (full text; trigram for CJK; ILIKE when both find nothing), weighted
+(vector_weight * semantic_score + keyword_weight * keyword_score, min_score 0.1 by default). Without
+query_embedding every mode runs as keyword. Every row has a calibrated relevance in (0, 1)
+(pymem.memory_relevance of its relevance_features): min_relevance drops rows below it (default: none);
+rerank => true orders by relevance instead (score = relevance), the second stage of retrieval.
 scope: facts and rules of scope 'global' or scope, episodes of butler = scope; min_confidence filters facts and
 rules by effective confidence. Ties: created_at DESC, id ASC. Returned memories get reference_count + 1 (not with
 as_of, bump_references => false, or in a read-only transaction). Memories imported from dated files
 (metadata.source_date) have their score multiplied by date_decay = exp(-ln 2 * age / date_half_life_days), 30 days
-by default; undated ones by 1.
-Example: select memory_type, content, score from memory_search(query => 'Dr. Smith', "limit" => 5);$$;
+by default; undated ones by 1. Provenance (pymem_private.memory_provenance): source_butler, session_id,
+source_episode_id, source_path, stored_by, beside created_at and confidence.
+Example: select memory_type, content, score, relevance, stored_by from memory_search(query => 'Dr. Smith', "limit" => 5);$$;

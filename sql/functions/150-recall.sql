@@ -17,8 +17,8 @@ create or replace function pymem.memory_recall(
     mode text default 'hybrid',
     recency_half_life_days double precision default 30,
     candidates integer default null,
-    rrf_k integer default 60,
-    bump_references boolean default true
+    bump_references boolean default true,
+    min_relevance double precision default null
 )
 returns table (
     memory_type text,
@@ -40,7 +40,13 @@ returns table (
     search_mode text,
     created_at timestamptz,
     last_referenced_at timestamptz,
-    reference_count integer
+    reference_count integer,
+    graph_rank integer,
+    source_butler text,
+    session_id uuid,
+    source_episode_id uuid,
+    source_path text,
+    stored_by text
 )
 language plpgsql
 volatile
@@ -60,6 +66,8 @@ declare
     v_depth integer := pymem_private.require_limit('candidates', coalesce(candidates, greatest(3 * v_limit, 30)));
     v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
+    -- the relevance floor: below it a memory is not recalled, however important or recent
+    v_min_relevance double precision;
     -- no bump when reading history, when asked not to, or in a read-only transaction
     v_bump boolean := coalesce(bump_references, true) and as_of is null
         and pg_catalog.current_setting('transaction_read_only') = 'off';
@@ -74,32 +82,39 @@ begin
         raise exception 'the recall weights must not all be 0' using errcode = 'PM002';
     end if;
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
-    perform pymem_private.require_read_options(scope, as_of, rrf_k);
+    perform pymem_private.require_read_options(scope, as_of);
+    v_min_relevance := pymem_private.require_range(
+        'min_relevance',
+        coalesce(
+            min_relevance,
+            (select m.default_floor from pymem.memory_relevance_model(
+                case when v_mode = 'keyword' then 'keyword' when v_mode = 'semantic' then 'semantic' else 'hybrid' end
+            ) as m)
+        ),
+        0,
+        1
+    );
 
     return query
     select
-        r.kind, r.mid, r.content,
-        pymem.memory_composite_score(
-            r.relevance, r.importance, r.recency, r.effective_confidence,
-            v_w_relevance, v_w_importance, v_w_recency, v_w_confidence
-        ) as score,
-        r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
+        r.kind, r.mid, r.content, r.score, r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
         r.validity, r.maturity, r.scope, r.semantic_rank, r.keyword_rank, v_mode, r.created_at,
         case when v_bump then pg_catalog.now() else r.last_referenced_at end,
-        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count)
+        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count),
+        r.graph_rank, p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
     from (
+        select
+            t.*,
+            pymem.memory_composite_score(
+                t.relevance, t.importance, t.recency, t.effective_confidence,
+                v_w_relevance, v_w_importance, v_w_recency, v_w_confidence
+            ) as score
+        from (
         select
             c.c_type as kind,
             c.c_id as mid,
             coalesce(f.content, ru.content) as content,
-            least(1.0, greatest(0.0, case v_mode
-                when 'hybrid'
-                    then pymem.memory_rrf_score(c.c_semantic_rank, c.c_keyword_rank, v_depth + 1, rrf_k)
-                    / (2.0 / (rrf_k + 1))
-                when 'weighted' then 0.7 * coalesce(c.c_semantic_score, 0) + 0.3 * coalesce(c.c_keyword_score, 0)
-                when 'semantic' then (rrf_k + 1.0) / (rrf_k + c.c_semantic_rank)
-                else (rrf_k + 1.0) / (rrf_k + c.c_keyword_rank)
-            end)) as relevance,
+            c.c_relevance as relevance,
             coalesce(f.importance, 5.0) / 10.0 as importance,
             pymem.memory_recency(
                 case
@@ -124,36 +139,45 @@ begin
             coalesce(f.scope, ru.scope) as scope,
             c.c_semantic_rank as semantic_rank,
             c.c_keyword_rank as keyword_rank,
+            c.c_graph_rank as graph_rank,
             c.c_created_at as created_at,
             coalesce(f.last_referenced_at, ru.last_referenced_at) as last_referenced_at,
             coalesce(f.reference_count, ru.reference_count) as reference_count
         from pymem_private.memory_candidates(
             v_tenant, topic, query_embedding, array['fact', 'rule'], scope, v_depth, min_confidence, as_of,
-            v_mode <> 'keyword', v_mode <> 'semantic'
+            v_mode <> 'keyword', v_mode <> 'semantic', true
         ) as c
         left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
         left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
+        where c.c_relevance >= v_min_relevance
+        ) as t
+        order by score desc, t.created_at desc, t.mid
+        limit v_limit
     ) as r
-    order by 4 desc, r.created_at desc, r.mid
-    limit v_limit;
+    -- provenance of the returned rows only
+    cross join lateral pymem_private.memory_provenance(v_tenant, r.kind, r.mid) as p
+    order by r.score desc, r.created_at desc, r.mid;
 end;
 $$;
 
 comment on function pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
-    double precision, timestamptz, text, double precision, integer, integer, boolean
+    double precision, timestamptz, text, double precision, integer, boolean, double precision
 ) is
 $$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
 + w_recency*recency + w_confidence*effective_confidence) / (sum of weights). A weight left NULL is the one of the
 butler named by scope (memory_butler_settings(scope): what its butler.toml says), else 0.4/0.3/0.2/0.1, so
 memory_recall(topic, scope => 'health') ranks as the MCP tool does for the butler 'health'. Components,
-each in [0, 1]: relevance = RRF score of the hybrid search over `candidates` (default max(3*limit, 30)) / its
-maximum 2/(rrf_k+1); in semantic or keyword mode (and the keyword fallback when query_embedding is NULL) the
-one list's RRF term over its maximum, (rrf_k+1)/(rrf_k+rank); in weighted mode 0.7*semantic + 0.3*keyword score;
+each in [0, 1]: relevance = the calibrated probability that the memory is about the topic
+(pymem.memory_relevance over the evidence of the candidate lists, `candidates` deep, default max(3*limit, 30):
+cosine similarity, keyword score, ranks, share of the topic's words; the model of pymem.memory_relevance_model(),
+keyword variant when there is no query_embedding or mode is keyword); a memory below min_relevance is not recalled
+however important or recent (default: the model's default_floor; 0 turns the floor off);
 importance = importance/10
 (rules count as 5); recency = exp(-ln 2 * days since last_referenced_at, else created_at / recency_half_life_days);
 effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at), below min_confidence excluded.
 as_of: what was believed then (facts valid from created_at until superseded or retracted; rules until forgotten),
 scored as of that moment, without bumping. Ties: created_at DESC, id ASC. Returned memories get reference_count + 1.
+Provenance: source_butler, session_id, source_episode_id, source_path, stored_by (pymem_private.memory_provenance).
 Example: select memory_type, content, score, relevance, importance, recency, effective_confidence
 from memory_recall(topic => 'diet', scope => 'health');$$;

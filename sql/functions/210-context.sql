@@ -100,7 +100,8 @@ create or replace function pymem.memory_context_candidates(
     facts_limit integer default null,
     rules_limit integer default null,
     episodes_limit integer default null,
-    recency_half_life_days double precision default 30
+    recency_half_life_days double precision default 30,
+    min_relevance double precision default null
 )
 returns table (
     section text,
@@ -186,7 +187,8 @@ begin
                 w_confidence => v_w_confidence,
                 recency_half_life_days => memory_context_candidates.recency_half_life_days,
                 candidates => v_depth,
-                bump_references => false
+                bump_references => false,
+                min_relevance => memory_context_candidates.min_relevance
             ) as r
         )
         select
@@ -289,13 +291,14 @@ $$;
 
 comment on function pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision
+    integer, integer, integer, double precision, double precision
 ) is
 $$The ranked candidates of a memory_context block, one row per memory, section by section (facts, rules,
 episodes), section_rank from 1. What is left NULL (scope, w_*, *_limit) is the butler's setting
 (memory_butler_settings(butler): scope = its name, weights 0.4/0.3/0.2/0.1, limits 20/10/10 by default).
 Facts and rules: pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" = least(1000, max(3*(facts_limit+rules_limit), 30)),
-bump_references => false), so a score is the composite score of memory_recall; then the best facts_limit facts
+bump_references => false, min_relevance), so a score is the composite score of memory_recall and a fact or rule
+below the relevance floor (min_relevance, default the relevance model's) is never a candidate; then the best facts_limit facts
 and the best rules_limit rules. Episodes: the butler's episodes_limit newest live ones (memory_recent_episodes),
 score = (w_importance * importance/10 + w_recency * recency) / (w_importance + w_recency), recency =
 exp(-ln 2 * days since created_at / recency_half_life_days) (recency alone when both weights are 0). Within a

@@ -277,6 +277,37 @@ comment on policy embedding_config_owner_insert on pymem_private.embedding_confi
 comment on policy embedding_config_owner_update on pymem_private.embedding_config is
 'The owner (an operator acting as pymem_owner: pymem_private.set_embedding_model) changes the model.';
 
+-- pymem_private.relevance_models: the logistic relevance models (no tenant data). Like embedding_config,
+-- only the owner has policies: every role reads them through pymem.memory_relevance_model()
+-- (pymem_private.relevance_model_row, SECURITY DEFINER); the shipped model is written by
+-- sql/functions/113-relevance-coefficients.sql, an operator's own with pymem_private.save_relevance_model
+-- (as pymem_owner).
+alter table pymem_private.relevance_models enable row level security;
+alter table pymem_private.relevance_models force row level security;
+
+drop policy if exists relevance_models_owner_select on pymem_private.relevance_models;
+create policy relevance_models_owner_select on pymem_private.relevance_models
+for select to pymem_owner
+using (true);
+
+drop policy if exists relevance_models_owner_insert on pymem_private.relevance_models;
+create policy relevance_models_owner_insert on pymem_private.relevance_models
+for insert to pymem_owner
+with check (true);
+
+drop policy if exists relevance_models_owner_update on pymem_private.relevance_models;
+create policy relevance_models_owner_update on pymem_private.relevance_models
+for update to pymem_owner
+using (true)
+with check (true);
+
+comment on policy relevance_models_owner_select on pymem_private.relevance_models is
+'The owner (so: pymem.memory_relevance_model, SECURITY DEFINER) reads the relevance models.';
+comment on policy relevance_models_owner_insert on pymem_private.relevance_models is
+'The owner (the migrator, or an operator acting as pymem_owner: pymem_private.save_relevance_model) adds a model.';
+comment on policy relevance_models_owner_update on pymem_private.relevance_models is
+'The owner (the migrator, or an operator acting as pymem_owner: pymem_private.save_relevance_model) re-fits a model.';
+
 -- pymem_private.index_health and index_rebuilds: vector index measurements across tenants. Only an
 -- elevated pymem_admin (or the migrator) reads and appends them; nothing updates or deletes.
 alter table pymem_private.index_health enable row level security;

@@ -41,6 +41,15 @@ pymem.memory_effective_confidence(double precision, double precision, timestampt
 pymem.memory_recency(timestamptz, timestamptz, timestamptz, double precision),
 pymem.memory_date_decay(jsonb, timestamptz, double precision),
 pymem.memory_rrf_score(integer, integer, integer, integer),
+pymem.memory_rrf_score(
+    integer, integer, integer, integer, integer, double precision, double precision, double precision
+),
+pymem.memory_relevance_feature_names(),
+pymem.memory_relevance_features(
+    double precision, integer, double precision, integer, text, double precision, double precision, double precision
+),
+pymem.memory_relevance(double precision[], double precision[]),
+pymem.memory_relevance_model(text),
 pymem.memory_composite_score(
     double precision, double precision, double precision, double precision,
     double precision, double precision, double precision, double precision
@@ -62,7 +71,8 @@ pymem.memory_store_fact(
 pymem.memory_store_rule(text, text, text[], text, text, uuid, public.vector, text, integer, jsonb),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
-    double precision, integer, timestamptz, boolean, double precision
+    double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
+    double precision, double precision, double precision
 )
 to pymem_app, pymem_analyst;
 
@@ -81,15 +91,16 @@ pymem_private.require_types(text[], text[]),
 pymem_private.require_read_options(text, timestamptz, integer),
 pymem_private.effective_search_mode(text, public.vector),
 pymem_private.memory_candidates(
-    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean
+    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean
 ),
+pymem_private.memory_provenance(text, text, uuid),
 pymem_private.memory_touch(text, uuid)
 to pymem_app, pymem_analyst;
 
 grant execute on function
 pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
-    double precision, timestamptz, text, double precision, integer, integer, boolean
+    double precision, timestamptz, text, double precision, integer, boolean, double precision
 ),
 pymem.memory_get(text, uuid),
 pymem.memory_confirm(text, uuid),
@@ -115,7 +126,7 @@ grant execute on function
 pymem.memory_recent_episodes(text, integer, uuid),
 pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision
+    integer, integer, integer, double precision, double precision
 )
 to pymem_app, pymem_analyst;
 
@@ -142,6 +153,11 @@ pymem.memory_butler_settings(text),
 pymem_private.butler_settings_for(text, text),
 pymem_private.butler_defaults(text, text)
 to pymem_app, pymem_analyst;
+
+-- Relevance models (sql/functions/112-relevance.sql): no table privilege; read through
+-- memory_relevance_model (granted above); save_relevance_model: operators only (no grant).
+revoke all on pymem_private.relevance_models from pymem_app, pymem_analyst, pymem_admin;
+grant execute on function pymem_private.relevance_model_row(text, text) to pymem_app, pymem_analyst, pymem_admin;
 
 -- Maintenance (sql/functions/220-index-health.sql, 230-janitor.sql, 240-embedding-versions.sql).
 -- The configured embedding model: no table privilege; read through configured_embedding_model.
