@@ -189,6 +189,15 @@ class SearchRow:
 
 
 @dataclass(frozen=True)
+class EpisodeText:
+    """A row of pymem.memory_episode_text: the session's last episode and the text a new episode is embedded from."""
+
+    previous_id: UUID | None
+    retrieval_context: str | None
+    embedding_text: str
+
+
+@dataclass(frozen=True)
 class RecentEpisode:
     """A row of pymem.memory_recent_episodes."""
 
@@ -395,6 +404,13 @@ class MemoryClient(SqlClient):
             query_embedding=("public.vector", query_embedding),
             min_relevance=("double precision", min_relevance),
             bump_references=("boolean", bump_references),
+        )
+
+    def episode_text(self, *, session_id: UUID | None, content: str) -> EpisodeText:
+        """pymem.memory_episode_text: what a new episode of the session is embedded from (its previous turn
+        and its content)."""
+        return self._one(
+            EpisodeText, "memory_episode_text", session_id=("uuid", nullable(session_id)), content=("text", content)
         )
 
     def recent_episodes(

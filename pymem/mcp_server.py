@@ -336,8 +336,9 @@ class StoredText:
         return {"embedding": self.embedding, "embedding_model": self.embedding_model, "token_count": self.token_count}
 
 
-async def _stored_text(ctx: Context, text: str) -> StoredText:
-    vector = await _embed(ctx, text)
+async def _stored_text(ctx: Context, text: str, embedding_text: str | None = None) -> StoredText:
+    """The embedding of embedding_text (default: text) and the token count of text."""
+    vector = await _embed(ctx, embedding_text if embedding_text is not None else text)
     tokens = await anyio.to_thread.run_sync(token_counts.count_tokens, text)
     model = _runtime(ctx).embeddings.model_id if vector is not None else None
     return StoredText(embedding=vector, embedding_model=model, token_count=tokens)
@@ -360,8 +361,21 @@ async def memory_store_episode(
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store an episode: a raw observation of this session. Episodes expire after the butler's
-    episode TTL (butler.toml, default 7 days). Returns its id."""
-    text = await _stored_text(ctx, content)
+    episode TTL (butler.toml, default 7 days). An episode of a session is also found by the
+    previous turn of that session (a reply by the question it answers). Returns its id."""
+    embedding_text = None
+    if session_id is not None:
+        planned = await _run(
+            ctx,
+            caller,
+            "memory_store_episode",
+            SCOPE_WRITE,
+            as_tenant,
+            lambda db: db.episode_text(session_id=session_id, content=content),
+            references=_nothing,
+        )
+        embedding_text = planned.embedding_text
+    text = await _stored_text(ctx, content, embedding_text)
     return await _run(
         ctx,
         caller,

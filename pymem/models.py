@@ -99,7 +99,7 @@ class RecallResult(BaseModel):
     results: list[RecallHit]
 
 
-class MemoryRecord(BaseModel):
+class MemoryRecord(Provenance):
     memory_type: MemoryType
     memory_id: UUID
     content: str
@@ -110,6 +110,7 @@ class MemoryRecord(BaseModel):
     last_referenced_at: datetime | None
     created_at: datetime
     record: dict[str, Any] = Field(description="every column of the row (the embedding left out)")
+    confidence: float | None = Field(default=None, description="facts and rules: the stored confidence")
 
 
 class ConfirmResult(BaseModel):

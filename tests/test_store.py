@@ -31,7 +31,7 @@ def test_store_episode_with_defaults(as_tenant: Tenant) -> None:
         5.0,
         dt.timedelta(days=7),
         False,
-        "'ask':2 'recip':4 'user':1",
+        "'ask':2A 'recip':4A 'user':1A",
         True,
     )
 

@@ -58,7 +58,9 @@ class Loaded:
     seconds: float = 0.0
 
 
-def _store(client: MemoryClient, memory: Memory, vector: np.ndarray, model_id: str) -> uuid.UUID:
+def _store(
+    client: MemoryClient, memory: Memory, vector: np.ndarray, model_id: str, embedder: EmbedderLike | None = None
+) -> uuid.UUID:
     metadata = {"eval_key": memory.key}
     if memory.type == "fact":
         if memory.subject is None or memory.predicate is None:
@@ -88,6 +90,11 @@ def _store(client: MemoryClient, memory: Memory, vector: np.ndarray, model_id: s
     if memory.butler is None:
         raise ValueError(f"episode {memory.key!r} has no butler")
     session = uuid.uuid5(SESSION_NAMESPACE, memory.session) if memory.session else None
+    if session is not None and embedder is not None:
+        # as the MCP server does: an episode of a session is embedded after its previous turn
+        text = client.episode_text(session_id=session, content=memory.content).embedding_text
+        if text != memory.content:
+            vector = embedder.embed_many([text])[0]
     return client.store_episode(
         butler=memory.butler,
         session_id=session,
@@ -129,7 +136,7 @@ def load_corpus(
         with tenant_transaction(conn, tenant, actor="pymem-eval"):
             for index in indexes:
                 memory = dataset.memories[index]
-                memory_id = _store(client, memory, vectors[index], embedder.model_id)
+                memory_id = _store(client, memory, vectors[index], embedder.model_id, embedder)
                 loaded.ids[memory.key] = (memory.type, memory_id)
                 loaded.keys[memory_id] = memory.key
             for index in indexes:

@@ -21,10 +21,16 @@ $$Bearer tokens of the HTTP MCP server; only the SHA-256 of each token is stored
 pymem_private.token_verify, managed with pymem token create | list | revoke. Keyed by token, not by
 tenant: a bearer token is resolved before any tenant is known.$$;
 
-comment on column pymem.episodes.embedding is 'MiniLM-L6 (384-d) embedding of content; NULL until embedded (found by keywords meanwhile).';
+comment on column pymem.episodes.embedding is
+'MiniLM-L6 (384-d) embedding of content (after the previous turn of its session, if any); NULL until embedded.';
 comment on column pymem.episodes.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';
 comment on column pymem.episodes.token_count is 'Tokens of content under the embedding model tokenizer (for token budgets).';
-comment on column pymem.episodes.search_vector is 'Generated English tsvector of content, for full-text search.';
+comment on column pymem.episodes.search_vector is
+'Generated tsvector: content (weight A) and retrieval_context, the previous turn of its session (weight B).';
+comment on column pymem.episodes.retrieval_context is
+'The content of the previous episode of the session (set at insert): the episode is also found by what it answers.';
+comment on column pymem.episodes.session_position is
+'1, 2, ... within the session (set at insert): the order of the conversation.';
 comment on column pymem.episodes.forgotten_at is 'Tombstone: set when the episode is forgotten; such rows are excluded from retrieval.';
 comment on column pymem.facts.embedding is 'MiniLM-L6 (384-d) embedding of content; NULL until embedded (found by keywords meanwhile).';
 comment on column pymem.facts.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';

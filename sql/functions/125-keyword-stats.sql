@@ -147,7 +147,7 @@ after insert or delete on pymem.episodes
 for each row execute function pymem_private.keyword_stats_maintain('episode');
 
 create or replace trigger episodes_keyword_stats_update
-after update of content, search_vector, forgotten_at on pymem.episodes
+after update of content, retrieval_context, search_vector, forgotten_at on pymem.episodes
 for each row
 when (
     old.search_vector is distinct from new.search_vector

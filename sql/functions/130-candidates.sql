@@ -361,7 +361,15 @@ begin
         from (
             select distinct on (li.kind, li.id) li.kind, li.id, v.created_at, li.seed_rank, li.seed_relevance
             from linked as li
-            inner join visible as v on li.kind = v.kind and li.id = v.id
+            -- a primary-key lookup per link (joining the visible rows as a whole read the tenant's tables:
+            -- 9 ms at 10k memories, links or not)
+            cross join lateral (
+                select vf.created_at from visible_facts as vf where li.kind = 'fact' and vf.id = li.id
+                union all
+                select vr.created_at from visible_rules as vr where li.kind = 'rule' and vr.id = li.id
+                union all
+                select ve.created_at from visible_episodes as ve where li.kind = 'episode' and ve.id = li.id
+            ) as v
             where li.kind = any(p_types)
             order by li.kind, li.id, li.seed_rank
         ) as n

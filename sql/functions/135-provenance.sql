@@ -9,30 +9,42 @@ returns table (
     source_path text,
     stored_by text
 )
-language sql
+language plpgsql
 stable
 security invoker
 set search_path = pg_catalog, pg_temp
 as $$
-    select
-        coalesce(f.source_butler, r.source_butler, e.butler),
-        coalesce(e.session_id, src.session_id),
-        coalesce(f.source_episode_id, r.source_episode_id),
-        coalesce(f.metadata, r.metadata, e.metadata) ->> 'source_path',
-        (
-            select coalesce(ev.actor, ev.session_role)
-            from pymem.memory_events as ev
-            where ev.tenant_id = p_tenant and ev.memory_type = p_type and ev.memory_id = p_id
-              and ev.operation = 'insert'
-            order by ev.occurred_at, ev.id
-            limit 1
-        )
-    from (select) as one
-    left join pymem.facts as f on p_type = 'fact' and f.tenant_id = p_tenant and f.id = p_id
-    left join pymem.rules as r on p_type = 'rule' and r.tenant_id = p_tenant and r.id = p_id
-    left join pymem.episodes as e on p_type = 'episode' and e.tenant_id = p_tenant and e.id = p_id
-    left join pymem.episodes as src
-        on src.tenant_id = p_tenant and src.id = coalesce(f.source_episode_id, r.source_episode_id)
+declare
+    v_butler text;
+    v_session uuid;
+    v_source uuid;
+    v_path text;
+    v_stored_by text;
+begin
+    -- one primary-key lookup per table (a join over all three planned generically read thousands of pages)
+    if p_type = 'fact' then
+        select f.source_butler, f.source_episode_id, f.metadata ->> 'source_path'
+          into v_butler, v_source, v_path
+          from pymem.facts as f where f.tenant_id = p_tenant and f.id = p_id;
+    elsif p_type = 'rule' then
+        select r.source_butler, r.source_episode_id, r.metadata ->> 'source_path'
+          into v_butler, v_source, v_path
+          from pymem.rules as r where r.tenant_id = p_tenant and r.id = p_id;
+    elsif p_type = 'episode' then
+        select e.butler, e.session_id, e.metadata ->> 'source_path'
+          into v_butler, v_session, v_path
+          from pymem.episodes as e where e.tenant_id = p_tenant and e.id = p_id;
+    end if;
+    if v_source is not null then
+        select e.session_id into v_session from pymem.episodes as e where e.tenant_id = p_tenant and e.id = v_source;
+    end if;
+    select coalesce(ev.actor, ev.session_role) into v_stored_by
+      from pymem.memory_events as ev
+     where ev.tenant_id = p_tenant and ev.memory_type = p_type and ev.memory_id = p_id and ev.operation = 'insert'
+     order by ev.occurred_at, ev.id
+     limit 1;
+    return query select v_butler, v_session, v_source, v_path, v_stored_by;
+end;
 $$;
 
 comment on function pymem_private.memory_provenance(text, text, uuid) is

@@ -30,7 +30,13 @@ returns table (
     reference_count integer,
     last_referenced_at timestamptz,
     created_at timestamptz,
-    record jsonb
+    record jsonb,
+    confidence double precision,
+    source_butler text,
+    session_id uuid,
+    source_episode_id uuid,
+    source_path text,
+    stored_by text
 )
 language plpgsql
 volatile
@@ -85,14 +91,22 @@ begin
         (v_row ->> 'reference_count')::integer,
         (v_row ->> 'last_referenced_at')::timestamptz,
         (v_row ->> 'created_at')::timestamptz,
-        v_row;
+        v_row,
+        (v_row ->> 'confidence')::double precision,
+        p.source_butler,
+        p.session_id,
+        p.source_episode_id,
+        p.source_path,
+        p.stored_by
+    from pymem_private.memory_provenance(v_tenant, v_type, memory_get.id) as p;
 end;
 $$;
 
 comment on function pymem.memory_get(text, uuid) is
 $$One memory of the tenant by type ('episode', 'fact', 'rule') and id, whatever its state (forgotten and
 superseded memories included, for audit), with the full row as `record` (without the embedding); bumps its
-reference_count. PM003 when the tenant has no such memory.
+reference_count. Provenance beside it: confidence, source_butler, session_id, source_episode_id, source_path and
+stored_by (pymem_private.memory_provenance). PM003 when the tenant has no such memory.
 Example: select * from memory_get(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;
 
 

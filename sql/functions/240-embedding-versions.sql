@@ -173,7 +173,8 @@ begin
         )
         union all
         (
-            select 'episode'::text, e.id, e.content
+            -- an episode of a session is embedded with its previous turn (sql/functions/122-session-context.sql)
+            select 'episode'::text, e.id, pymem_private.episode_embedding_text(e.retrieval_context, e.content)
             from pymem.episodes as e
             where e.tenant_id = v_tenant and e.embedding_model is distinct from v_model
             order by e.id limit v_limit

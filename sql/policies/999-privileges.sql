@@ -111,6 +111,8 @@ pymem.memory_stats(text, double precision)
 to pymem_app, pymem_analyst;
 
 grant execute on function
+pymem.memory_episode_text(uuid, text),
+pymem_private.episode_embedding_text(text, text),
 pymem_private.not_found(text, uuid),
 pymem_private.rule_feedback(uuid, text, text)
 to pymem_app, pymem_analyst;

@@ -1,0 +1,91 @@
+-- Conversation context: each episode of a session remembers the previous turn (its retrieval_context,
+-- part of its search_vector), so that a reply is found by what it answers. The session's order is
+-- session_position, set here: episodes stored in one transaction share created_at.
+
+create or replace function pymem_private.set_session_context()
+returns trigger
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_previous record;
+begin
+    if new.session_id is null then
+        new.session_position := null;
+        return new;
+    end if;
+    select e.content, e.session_position into v_previous
+    from pymem.episodes as e
+    where e.tenant_id = new.tenant_id and e.session_id = new.session_id
+    order by e.session_position desc nulls last, e.created_at desc, e.id
+    limit 1;
+    new.session_position := coalesce(v_previous.session_position, 0) + 1;
+    new.retrieval_context := coalesce(new.retrieval_context, v_previous.content);
+    return new;
+end;
+$$;
+
+comment on function pymem_private.set_session_context() is
+$$Trigger (before insert on episodes): an episode with a session_id gets session_position = the session's last
+position + 1, and retrieval_context = the content of the session's last episode (forgotten or not: it was said),
+unless the caller gave one. Concurrent writers to one session may share a position (the order is then
+created_at, id).$$;
+
+drop trigger if exists episodes_session_context on pymem.episodes;
+create trigger episodes_session_context
+before insert on pymem.episodes
+for each row execute function pymem_private.set_session_context();
+
+
+create or replace function pymem_private.episode_embedding_text(retrieval_context text, content text)
+returns text
+language sql
+immutable
+parallel safe
+security invoker
+return case
+    when episode_embedding_text.retrieval_context is null then episode_embedding_text.content
+    else episode_embedding_text.retrieval_context || E'\n' || episode_embedding_text.content
+end;
+
+comment on function pymem_private.episode_embedding_text(text, text) is
+$$The text an episode's embedding is computed from: the previous turn of its session, a line break, and its
+content (its content alone outside a session), so that a reply is found by meaning through what it answers.$$;
+
+
+create or replace function pymem.memory_episode_text(session_id uuid, content text)
+returns table (previous_id uuid, retrieval_context text, embedding_text text)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_previous_id uuid;
+    v_previous_content text;
+begin
+    perform pymem_private.require_text('content', content, 100000);
+    if memory_episode_text.session_id is not null then
+        select e.id, e.content into v_previous_id, v_previous_content
+        from pymem.episodes as e
+        where e.tenant_id = v_tenant and e.session_id = memory_episode_text.session_id
+        order by e.session_position desc nulls last, e.created_at desc, e.id
+        limit 1;
+    end if;
+    return query select
+        v_previous_id,
+        v_previous_content,
+        pymem_private.episode_embedding_text(v_previous_content, memory_episode_text.content);
+end;
+$$;
+
+comment on function pymem.memory_episode_text(uuid, text) is
+$$What a new episode of a session will be found by, before it is stored: the session's last episode
+(previous_id; its content becomes the new episode's retrieval_context, memory_store_episode sets it) and
+embedding_text, the text to embed (pymem_private.episode_embedding_text). One row; outside a session (session_id
+NULL) or for a session's first episode, embedding_text is the content. The MCP server embeds embedding_text.
+Example: select embedding_text from memory_episode_text('6f1e1f0e-3c1e-4c55-8d39-5a0a4c0f9a01', 'Yes, last Tuesday.');$$;
