@@ -16,10 +16,11 @@ begin
         new.session_position := null;
         return new;
     end if;
+    -- the index (tenant_id, session_id, session_position) read backwards: one row, however long the session
     select e.content, e.session_position into v_previous
     from pymem.episodes as e
-    where e.tenant_id = new.tenant_id and e.session_id = new.session_id
-    order by e.session_position desc nulls last, e.created_at desc, e.id
+    where e.tenant_id = new.tenant_id and e.session_id = new.session_id and e.session_position is not null
+    order by e.session_position desc
     limit 1;
     new.session_position := coalesce(v_previous.session_position, 0) + 1;
     new.retrieval_context := coalesce(new.retrieval_context, v_previous.content);
@@ -30,8 +31,7 @@ $$;
 comment on function pymem_private.set_session_context() is
 $$Trigger (before insert on episodes): an episode with a session_id gets session_position = the session's last
 position + 1, and retrieval_context = the content of the session's last episode (forgotten or not: it was said),
-unless the caller gave one. Concurrent writers to one session may share a position (the order is then
-created_at, id).$$;
+unless the caller gave one. Concurrent writers to one session may share a position.$$;
 
 drop trigger if exists episodes_session_context on pymem.episodes;
 create trigger episodes_session_context
@@ -73,7 +73,8 @@ begin
         select e.id, e.content into v_previous_id, v_previous_content
         from pymem.episodes as e
         where e.tenant_id = v_tenant and e.session_id = memory_episode_text.session_id
-        order by e.session_position desc nulls last, e.created_at desc, e.id
+          and e.session_position is not null
+        order by e.session_position desc
         limit 1;
     end if;
     return query select
