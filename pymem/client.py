@@ -189,6 +189,16 @@ class SearchRow:
 
 
 @dataclass(frozen=True)
+class Reranked:
+    """A row of pymem.memory_rerank: a candidate's place after the reranker."""
+
+    memory_type: str
+    memory_id: UUID
+    rerank_score: float
+    rerank_rank: int
+
+
+@dataclass(frozen=True)
 class EpisodeText:
     """A row of pymem.memory_episode_text: the session's last episode and the text a new episode is embedded from."""
 
@@ -318,6 +328,7 @@ class MemoryClient(SqlClient):
         query_embedding: Vector = None,
         min_relevance: float | None = None,
         rerank: bool | None = None,
+        bump_references: bool | None = None,
     ) -> list[SearchHit]:
         """pymem.memory_search: hybrid (or one-mode) search of episodes, facts and rules."""
         return self._rows(
@@ -332,6 +343,7 @@ class MemoryClient(SqlClient):
             query_embedding=("public.vector", query_embedding),
             min_relevance=("double precision", min_relevance),
             rerank=("boolean", rerank),
+            bump_references=("boolean", bump_references),
         )
 
     def search_scored(
@@ -404,6 +416,19 @@ class MemoryClient(SqlClient):
             query_embedding=("public.vector", query_embedding),
             min_relevance=("double precision", min_relevance),
             bump_references=("boolean", bump_references),
+        )
+
+    def rerank(
+        self, *, memory_types: Sequence[str], memory_ids: Sequence[UUID], scores: Sequence[float], limit: int
+    ) -> list[Reranked]:
+        """pymem.memory_rerank: the candidates in the order of a reranker's scores (SQL checks and decides)."""
+        return self._rows(
+            Reranked,
+            "memory_rerank",
+            memory_types=("text[]", list(memory_types)),
+            memory_ids=("uuid[]", list(memory_ids)),
+            scores=("double precision[]", list(scores)),
+            limit=("integer", limit),
         )
 
     def episode_text(self, *, session_id: UUID | None, content: str) -> EpisodeText:

@@ -35,7 +35,7 @@ import platformdirs
 
 from pymem.errors import InvalidArgumentError
 
-FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database"})
+FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database", "reranker"})
 
 
 def _env(name: str) -> str | None:
@@ -58,6 +58,7 @@ class Settings:
     embedding_threads: int | None = None
     model_dir: Path = field(default_factory=lambda: Path(platformdirs.user_cache_dir("pymem")) / "models")
     config_file: Path | None = None
+    reranker: Path | None = None  # PYMEM_RERANKER: a folder with a cross-encoder's model.onnx and tokenizer.json
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -85,6 +86,7 @@ class Settings:
             if model_dir
             else Path(platformdirs.user_cache_dir("pymem")) / "models",
             config_file=path,
+            reranker=Path(reranker).expanduser() if (reranker := get("PYMEM_RERANKER", "reranker")) else None,
         )
 
 

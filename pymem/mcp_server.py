@@ -73,6 +73,7 @@ from pymem.models import (
     StatsResult,
     StoredMemory,
 )
+from pymem.rerankers import CrossEncoder
 from pymem.tenancy import act_as_transaction, tenant_transaction
 
 log = logging.getLogger(__name__)
@@ -210,6 +211,7 @@ class Runtime:
     stdio_tenant: str | None
     owns_pool: bool = True
     replica: ReadReplica | None = None
+    reranker: CrossEncoder | None = None  # the second stage's model, when PYMEM_RERANKER names one
 
 
 def _runtime(ctx: Context) -> Runtime:
@@ -468,13 +470,47 @@ async def memory_search(
     min_relevance: Annotated[
         float | None, Field(description="leave out results less likely than this to be about the query (0..1)")
     ] = None,
-    rerank: Annotated[bool, Field(description="order by calibrated relevance instead of the fused rank score")] = False,
+    rerank: Annotated[
+        bool,
+        Field(
+            description="a second stage: order by the server's cross-encoder when it has one, else by calibrated"
+            " relevance, instead of the fused rank score"
+        ),
+    ] = False,
     as_tenant: AsTenant = None,
 ) -> SearchResult:
     """Search episodes, facts and rules by meaning and by keyword. Returns scored results with
     type, id, content, score, calibrated relevance, confidence and provenance (source butler,
     session, source episode, file, who stored it). Updates the returned memories' reference counts."""
     vector = await _embed(ctx, query) if mode != "keyword" else None
+    reranker = _runtime(ctx).reranker
+    if rerank and reranker is not None:
+        hits = await _run(
+            ctx,
+            caller,
+            "memory_search",
+            SCOPE_READ,
+            as_tenant,
+            lambda db: _cross_encoded(
+                db,
+                reranker,
+                query,
+                limit,
+                lambda depth: db.search(
+                    query=query,
+                    types=types,
+                    scope=scope,
+                    mode=mode,
+                    limit=depth,
+                    min_confidence=min_confidence,
+                    query_embedding=vector,
+                    min_relevance=min_relevance,
+                    bump_references=False,
+                ),
+            ),
+            references=_returned,
+        )
+        return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
     hits = await _run(
         ctx,
         caller,
@@ -495,6 +531,34 @@ async def memory_search(
         references=_returned,
     )
     return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
+
+
+def _cross_encoded(
+    db: MemoryClient,
+    reranker: CrossEncoder,
+    query: str,
+    limit: int,
+    candidates: Callable[[int], list[SearchHit]],
+) -> list[SearchHit]:
+    """Two stages: memory_search's candidates (three times the limit, at least 30), scored by the
+    cross-encoder, ordered by pymem.memory_rerank; the returned ones are bumped (a replica's bumps are
+    forwarded by _run)."""
+    found = candidates(min(1000, max(3 * limit, 30)))
+    if not found:
+        return []
+    scores = reranker.score(query, [hit.content for hit in found])
+    order = db.rerank(
+        memory_types=[hit.memory_type for hit in found],
+        memory_ids=[hit.memory_id for hit in found],
+        scores=scores,
+        limit=limit,
+    )
+    by_key: dict[tuple[str, UUID], SearchHit] = {(hit.memory_type, hit.memory_id): hit for hit in found}
+    hits = [by_key[(r.memory_type, r.memory_id)].model_copy(update={"rerank_score": r.rerank_score}) for r in order]
+    read_only = db.conn.execute("select current_setting('transaction_read_only')").fetchone()
+    if hits and read_only is not None and read_only[0] == "off":
+        db.touch_references(memory_types=[h.memory_type for h in hits], memory_ids=[h.memory_id for h in hits])
+    return hits
 
 
 async def memory_recall(
@@ -742,6 +806,7 @@ class ServerOptions:
     http_url: str | None = None  # set for HTTP: bearer tokens are then required
     owns_pool: bool = True  # the server opens and closes pool (and replica_pool)
     replica_pool: ConnectionPool | None = None  # a read replica's pymem_app pool (pymem.pool.make_pool(read_only=True))
+    reranker: CrossEncoder | None = None  # a cross-encoder for memory_search(rerank=True) (pymem.rerankers)
 
 
 def sync_butler_settings(options: ServerOptions) -> None:
@@ -774,6 +839,7 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
             stdio_tenant=options.stdio_tenant,
             owns_pool=options.owns_pool,
             replica=ReadReplica(replica, ReferenceForwarder(options.pool)) if replica is not None else None,
+            reranker=options.reranker,
         )
         if options.owns_pool:
             await anyio.to_thread.run_sync(lambda: options.pool.open(wait=True, timeout=30))

@@ -52,6 +52,9 @@ class SearchHit(Provenance):
     relevance: float = Field(
         description="calibrated probability in (0, 1) that the memory is about the query (not a rank)"
     )
+    rerank_score: float | None = Field(
+        default=None, description="the cross-encoder's score when the server has one and rerank was asked"
+    )
     confidence: float | None
     effective_confidence: float | None
     importance: float | None

@@ -25,6 +25,7 @@ from pymem.errors import InvalidArgumentError
 from pymem.maintenance import record_embedding_model
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
+from pymem.rerankers import CrossEncoder
 from pymem.tenancy import validate_tenant_id
 
 log = logging.getLogger("pymem.cli.serve")
@@ -77,11 +78,14 @@ def serve(
         butler_tenants=token_tenants,
         http_url=f"http://{host}:{port}" if transport == "http" else None,
         replica_pool=replica_pool,
+        reranker=CrossEncoder(settings.reranker) if settings.reranker is not None else None,
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
     if replica_pool is not None:
         log.info("read tools go to the read replica; writes and reference bumps to the primary")
+    if options.reranker is not None:
+        log.info("memory_search(rerank=True) reranks with the cross-encoder in %s", settings.reranker)
     if transport == "stdio":
         log.info("serving tenant %r over stdio", tenant_id)
         server.run("stdio")

@@ -111,6 +111,7 @@ pymem.memory_stats(text, double precision)
 to pymem_app, pymem_analyst;
 
 grant execute on function
+pymem.memory_rerank(text[], uuid[], double precision[], integer),
 pymem.memory_episode_text(uuid, text),
 pymem_private.episode_embedding_text(text, text),
 pymem_private.not_found(text, uuid),
