@@ -483,53 +483,27 @@ async def memory_search(
     type, id, content, score, calibrated relevance, confidence and provenance (source butler,
     session, source episode, file, who stored it). Updates the returned memories' reference counts."""
     vector = await _embed(ctx, query) if mode != "keyword" else None
-    reranker = _runtime(ctx).reranker
-    if rerank and reranker is not None:
-        hits = await _run(
-            ctx,
-            caller,
-            "memory_search",
-            SCOPE_READ,
-            as_tenant,
-            lambda db: _cross_encoded(
-                db,
-                reranker,
-                query,
-                limit,
-                lambda depth: db.search(
-                    query=query,
-                    types=types,
-                    scope=scope,
-                    mode=mode,
-                    limit=depth,
-                    min_confidence=min_confidence,
-                    query_embedding=vector,
-                    min_relevance=min_relevance,
-                    bump_references=False,
-                ),
-            ),
-            references=_returned,
-        )
-        return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
-    hits = await _run(
-        ctx,
-        caller,
-        "memory_search",
-        SCOPE_READ,
-        as_tenant,
-        lambda db: db.search(
+    reranker = _runtime(ctx).reranker if rerank else None
+
+    def searched(db: MemoryClient, depth: int, **stage: Any) -> list[SearchHit]:
+        return db.search(
             query=query,
             types=types,
             scope=scope,
             mode=mode,
-            limit=limit,
+            limit=depth,
             min_confidence=min_confidence,
             query_embedding=vector,
             min_relevance=min_relevance,
-            rerank=rerank,
-        ),
-        references=_returned,
-    )
+            **stage,
+        )
+
+    def work(db: MemoryClient) -> list[SearchHit]:
+        if reranker is None:  # one stage, or the calibrated relevance as the second
+            return searched(db, limit, rerank=rerank)
+        return _cross_encoded(db, reranker, query, limit, lambda depth: searched(db, depth, bump_references=False))
+
+    hits = await _run(ctx, caller, "memory_search", SCOPE_READ, as_tenant, work, references=_returned)
     return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
 
 

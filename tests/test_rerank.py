@@ -5,6 +5,7 @@ to prove the plumbing: the scores the server computes are the model's, and the o
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -55,7 +56,8 @@ def tiny_cross_encoder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, 
         torch.tensor([getattr(e, name) for e in sample], dtype=torch.long)
         for name in ("ids", "attention_mask", "type_ids")
     )
-    with torch.no_grad():
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the legacy exporter's deprecation notes
         torch.onnx.export(
             model,
             inputs,
