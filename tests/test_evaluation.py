@@ -531,9 +531,8 @@ def test_floor_curve_and_the_default_floor_on_hand_made_questions() -> None:
     assert curve[0.3] == {"floor": 0.3, "no_answer_cleared": 0.6667, "answerable_kept": 0.5}
     assert curve[0.95] == {"floor": 0.95, "no_answer_cleared": 0.6667, "answerable_kept": 0.5}
     assert calibration.floor_curve(coef, [])[0] == {"floor": 0.01, "no_answer_cleared": None, "answerable_kept": None}
-    # the default floor: 1% (what floor_curve reports is its cost, not how it is chosen)
-    assert calibration.choose_floor(coef, questions) == calibration.DEFAULT_FLOOR == 0.01
-    assert calibration.choose_floor(np.array([10.0, 0.0]), []) == calibration.DEFAULT_FLOOR
+    # the default floor: 1% (what floor_curve reports is its cost, not how it is chosen; fit_variant uses it)
+    assert calibration.DEFAULT_FLOOR == 0.01
 
 
 def _evidence(

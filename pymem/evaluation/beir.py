@@ -28,6 +28,7 @@ from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError
 from pymem.evaluation import calibration, metrics
 from pymem.evaluation.embedcache import EmbedderLike, embed_cached
+from pymem.evaluation.golden import search_mode
 from pymem.tenancy import tenant_transaction
 
 MODES = ("keyword", "semantic", "hybrid", "weighted", "rerank")
@@ -169,11 +170,6 @@ def store_corpus(
     if progress:
         print(file=sys.stderr, flush=True)
     return ids
-
-
-def search_mode(mode: str) -> str:
-    """The memory_search mode of an evaluation mode ("rerank" is hybrid with rerank => true)."""
-    return "hybrid" if mode == "rerank" else mode
 
 
 def search_split(

@@ -240,14 +240,9 @@ def _kept(coef: np.ndarray, question: FloorQuestion) -> float:
 DEFAULT_FLOOR = 0.01
 
 
-def choose_floor(coef: np.ndarray, questions: Sequence[FloorQuestion]) -> float:
-    """The default relevance floor: DEFAULT_FLOOR (see the module's docstring; floor_curve reports its cost)."""
-    return DEFAULT_FLOOR
-
-
 def floor_curve(coef: np.ndarray, questions: Sequence[FloorQuestion]) -> list[dict[str, Any]]:
     """Per floor tried: the share of no-answer training questions whose best row falls below it, and the share of
-    answerable ones that keep a relevant fact or rule of their top 10 above it (what choose_floor weighs)."""
+    answerable ones that keep a relevant fact or rule of their top 10 above it: what a floor would cost."""
     best = [
         float(predict(coef, np.asarray(q.features)).max()) if q.features else 0.0 for q in questions if not q.answerable
     ]
@@ -286,11 +281,10 @@ def fit_variant(
     coef = np.zeros(len(feature_names) + 1)
     coef[0] = fitted[0]
     coef[[i + 1 for i in columns]] = fitted[1:]
-    floor = choose_floor(coef, floor_questions)
     return FittedModel(
         variant=variant,
         coefficients=[round(float(c), 6) for c in coef],
-        default_floor=floor,
+        default_floor=DEFAULT_FLOOR,
         fitted_on={
             "sets": {
                 name: {"queries": len({e.query for e in evidence}), "rows": len(evidence)}

@@ -49,6 +49,11 @@ MIN_KEYWORD = 0.5
 RECALL_DEPTH = 30  # memory_recall's candidate depth at limit 10: max(3 * limit, 30)
 
 
+def search_mode(mode: str) -> str:
+    """The memory_search mode of an evaluation mode ("rerank" is hybrid with rerank => true)."""
+    return "hybrid" if mode == "rerank" else mode
+
+
 @dataclass
 class Loaded:
     """Where the dataset's memories went: key -> (type, id) and id -> key."""
@@ -174,7 +179,7 @@ def ask(
         started = time.perf_counter()
         rows = MemoryClient(conn).search_scored(
             query=question.query,
-            mode="hybrid" if mode == "rerank" else mode,
+            mode=search_mode(mode),
             rerank=mode == "rerank",
             limit=k,
             bump_references=False,

@@ -110,6 +110,22 @@ Example: select pymem.memory_relevance(
     (select m.coefficients from pymem.memory_relevance_model('hybrid') as m));$$;
 
 
+create or replace function pymem_private.relevance_variant(p_semantic boolean, p_keyword boolean)
+returns text
+language sql
+immutable
+parallel safe
+security invoker
+return case
+    when relevance_variant.p_semantic and relevance_variant.p_keyword then 'hybrid'
+    when relevance_variant.p_semantic then 'semantic'
+    else 'keyword'
+end;
+
+comment on function pymem_private.relevance_variant(boolean, boolean) is
+'The relevance model variant of a search whose semantic and keyword legs ran (or not): hybrid, semantic or keyword.';
+
+
 create or replace function pymem_private.relevance_model_row(p_name text, p_variant text)
 returns pymem_private.relevance_models
 language sql

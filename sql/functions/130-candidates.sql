@@ -74,14 +74,10 @@ declare
     v_rules boolean := 'rule' = any(p_types);
     v_episodes boolean := 'episode' = any(p_types);
     -- relevance: the model of the evidence this search has (both legs, or one)
-    v_variant text := case
-        when v_semantic and p_keyword then 'hybrid' when v_semantic then 'semantic' else 'keyword'
-    end;
+    v_variant text := pymem_private.relevance_variant(v_semantic, p_keyword);
     v_coefficients double precision[];
     v_lexemes text[] := pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query));
-    v_lexeme_count integer := pg_catalog.cardinality(
-        pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query))
-    );
+    v_lexeme_count integer := pg_catalog.cardinality(v_lexemes);
     -- the graph leg: neighbours of the GRAPH_SEEDS most relevant candidates
     v_graph_seeds constant integer := 5;
     -- a neighbour found only through a link is this share as relevant as its seed

@@ -88,7 +88,7 @@ begin
         coalesce(
             min_relevance,
             (select m.default_floor from pymem.memory_relevance_model(
-                case when v_mode = 'keyword' then 'keyword' when v_mode = 'semantic' then 'semantic' else 'hybrid' end
+                pymem_private.relevance_variant(v_mode <> 'keyword', v_mode <> 'semantic')
             ) as m)
         ),
         0,

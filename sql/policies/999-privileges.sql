@@ -161,6 +161,7 @@ to pymem_app, pymem_analyst;
 -- memory_relevance_model (granted above); save_relevance_model: operators only (no grant).
 revoke all on pymem_private.relevance_models from pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem_private.relevance_model_row(text, text) to pymem_app, pymem_analyst, pymem_admin;
+grant execute on function pymem_private.relevance_variant(boolean, boolean) to pymem_app, pymem_analyst;
 
 -- Maintenance (sql/functions/220-index-health.sql, 230-janitor.sql, 240-embedding-versions.sql).
 -- The configured embedding model: no table privilege; read through configured_embedding_model.
