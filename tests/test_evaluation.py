@@ -130,6 +130,7 @@ def test_golden_dataset_train_and_test_splits() -> None:
     assert sum(q.category == "conversational" for q in test) >= 24
     assert sum(q.category == "conversational" for q in train) >= 8
     assert sum(q.category == "no_answer" for q in train) >= 12
+    assert sum(q.category == "near_miss" for q in train) >= 12
     assert all(q.id.startswith("t-") for q in train) and not any(q.id.startswith("t-") for q in test)
     assert not {q.query.lower() for q in test} & {q.query.lower() for q in train}
     # the two splits' conversational questions are about different chat sessions
@@ -313,7 +314,7 @@ def test_fit_relevance_writes_the_model_puts_it_in_force_and_reports_it(
     for model in fit["models"]:
         assert f"'{model['variant']}'," in text
         assert len(model["coefficients"]) == len(names) + 1
-        assert model["default_floor"] == calibration.DEFAULT_FLOOR
+        assert model["default_floor"] == calibration.choose_floor(model["floor_curve"])
         # the golden train questions only (those that found anything): no BEIR folder, no test question
         (fitted_on,) = model["fitted_on"]["sets"].items()
         assert fitted_on[0] == "golden train" and fitted_on[1]["rows"] > 0
@@ -505,10 +506,13 @@ def test_logistic_fit_weights_count_as_repeated_rows() -> None:
             calibration.fit_logistic(x, y, weights=bad)
 
 
-def _question(answerable: bool, *rows: tuple[float, bool]) -> calibration.FloorQuestion:
+def _question(answerable: bool, *rows: tuple[float, bool], category: str = "no_answer") -> calibration.FloorQuestion:
     """A floor question over one feature (the cosine), rows in rank order: (cosine, relevant fact or rule)."""
     return calibration.FloorQuestion(
-        answerable=answerable, features=tuple((c,) for c, _ in rows), relevant=tuple(r for _, r in rows)
+        answerable=answerable,
+        features=tuple((c,) for c, _ in rows),
+        relevant=tuple(r for _, r in rows),
+        category="direct" if answerable else category,
     )
 
 
@@ -523,16 +527,32 @@ def test_floor_curve_and_the_default_floor_on_hand_made_questions() -> None:
         _question(False, (0.2, False), (0.1, False)),  # best sigmoid(-6) = 0.0025: cleared by any floor
         _question(False, (0.7, False)),  # best sigmoid(4) = 0.982: cleared by none
         _question(False),  # nothing found at all: cleared
+        _question(False, (0.45, False), category="near_miss"),  # best 0.269: reported apart
     ]
     curve = {entry["floor"]: entry for entry in calibration.floor_curve(coef, questions)}
     assert list(curve) == list(calibration.FLOORS)
-    assert curve[0.01] == {"floor": 0.01, "no_answer_cleared": 0.6667, "answerable_kept": 1.0}
-    assert curve[0.25] == {"floor": 0.25, "no_answer_cleared": 0.6667, "answerable_kept": 1.0}
-    assert curve[0.3] == {"floor": 0.3, "no_answer_cleared": 0.6667, "answerable_kept": 0.5}
-    assert curve[0.95] == {"floor": 0.95, "no_answer_cleared": 0.6667, "answerable_kept": 0.5}
-    assert calibration.floor_curve(coef, [])[0] == {"floor": 0.01, "no_answer_cleared": None, "answerable_kept": None}
-    # the default floor: 1% (what floor_curve reports is its cost, not how it is chosen; fit_variant uses it)
-    assert calibration.DEFAULT_FLOOR == 0.01
+    assert curve[0.01] == {"floor": 0.01, "no_answer_cleared": 0.6667, "near_miss_cleared": 0.0, "answerable_kept": 1.0}
+    assert curve[0.25] == {"floor": 0.25, "no_answer_cleared": 0.6667, "near_miss_cleared": 0.0, "answerable_kept": 1.0}
+    assert curve[0.3] == {"floor": 0.3, "no_answer_cleared": 0.6667, "near_miss_cleared": 1.0, "answerable_kept": 0.5}
+    assert curve[0.95]["answerable_kept"] == 0.5
+    empty = calibration.floor_curve(coef, [])[0]
+    assert empty == {"floor": 0.01, "no_answer_cleared": None, "near_miss_cleared": None, "answerable_kept": None}
+    # the default floor: the lowest that clears 90% of the no-answer questions; none does up to 0.1 here
+    assert calibration.FLOOR_TARGET == 0.9 and calibration.FLOOR_CEILING == 0.1
+    assert calibration.choose_floor(list(curve.values())) == calibration.FLOOR_CEILING
+
+    def cosine(relevance: float) -> float:  # the cosine this model gives that relevance
+        return 0.5 + math.log(relevance / (1 - relevance)) / 20
+
+    # ten no-answer questions, their best rows 0.005 .. 0.045 relevant: 0.05 is the lowest floor that clears 90%
+    # (0.04 clears eight); a near miss at 0.5 does not count
+    spread = [
+        _question(False, (cosine(r), False)) for r in (0.005, 0.008, 0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.045)
+    ]
+    spread += [_question(False, (cosine(0.045), False)), _question(False, (cosine(0.5), False), category="near_miss")]
+    assert calibration.choose_floor(calibration.floor_curve(coef, spread)) == 0.05
+    # nothing to choose on: 1%
+    assert calibration.choose_floor(calibration.floor_curve(coef, [])) == calibration.DEFAULT_FLOOR == 0.01
 
 
 def _evidence(

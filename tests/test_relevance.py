@@ -28,7 +28,7 @@ def search(conn: psycopg.Connection[Any], query: str, embedder: Embedder, **argu
 
 @pytest.fixture
 def demo(as_tenant: Tenant, embedder: Embedder) -> dict[str, Any]:
-    """The demo's tenant: four facts, one rule, two episodes."""
+    """The demo's tenant: three facts, one rule, two episodes."""
     with as_tenant("demo") as conn:
         ids = {
             "dairy": store_fact(
@@ -87,6 +87,8 @@ def test_relevance_is_the_logistic_model_of_the_features(as_tenant: Tenant, embe
             z = coefficients[0] + sum(c * v for c, v in zip(coefficients[1:], x, strict=True))
             assert row["relevance"] == pytest.approx(1 / (1 + math.exp(-z)), rel=1e-9)
         best = max(r["semantic_score"] for r in rows)
+        # six memories, fewer than 30: the background is 0 (the missing ones count as unrelated)
+        assert len(rows) == 6
         for row in rows:
             named = dict(zip(names, row["relevance_features"], strict=True))
             assert named["semantic_score"] == pytest.approx(row["semantic_score"])
@@ -94,15 +96,85 @@ def test_relevance_is_the_logistic_model_of_the_features(as_tenant: Tenant, embe
             assert named["semantic_gap"] == pytest.approx(row["semantic_score"] - best)
             assert named["semantic_log_rank"] == pytest.approx(math.log(row["semantic_rank"]))
             assert 0.0 <= named["lexical_overlap"] <= 1.0
+            assert named["semantic_lift"] == pytest.approx(row["semantic_score"])
+
+
+def test_semantic_lift_is_over_the_30th_nearest_memory_whatever_the_limit(
+    as_tenant: Tenant, embedder: Embedder
+) -> None:
+    """semantic_lift = cosine - the cosine of the query's 30th nearest candidate: the semantic leg reads 30 deep
+    even for a search of 3 rows, so a row's relevance does not depend on the limit asked for."""
+    topics = [
+        "tennis",
+        "the piano",
+        "Lisbon",
+        "sourdough bread",
+        "a vegetarian diet",
+        "the dentist",
+        "chess",
+        "Python",
+        "jazz",
+        "gardening",
+        "Kyoto",
+        "running",
+        "the cello",
+        "oat milk",
+        "sushi",
+        "hiking",
+        "Berlin",
+        "painting",
+        "the violin",
+        "yoga",
+        "cycling",
+        "Porto",
+        "knitting",
+        "photography",
+        "football",
+        "baking",
+        "Madrid",
+        "Rust",
+        "the guitar",
+        "swimming",
+        "climbing",
+        "pottery",
+        "Vienna",
+        "sailing",
+        "opera",
+        "the flute",
+    ]
+    with as_tenant("lift") as conn:
+        for number, topic in enumerate(topics):
+            store_fact(conn, "user", f"interest_{number}", f"The user is interested in {topic}.", embedder)
+        query = "Which instruments does the user play?"
+        vector = embedder.embed(query)
+        cosines = [
+            c
+            for (c,) in conn.execute(
+                "select 1 - (embedding operator(public.<=>) %s::public.vector) from pymem.facts order by 1 desc",
+                (str(list(map(float, vector))),),
+            )
+        ]
+        assert len(cosines) == len(topics) > 30
+        few = call(conn, "memory_search", query=query, query_embedding=vector, types=["fact"], mode="semantic", limit=3)
+        many = call(
+            conn, "memory_search", query=query, query_embedding=vector, types=["fact"], mode="semantic", limit=40
+        )
+        names = conn.execute("select pymem.memory_relevance_feature_names()").fetchone()[0]
+        by_id = {r["memory_id"]: r for r in many}
+        for row in few:
+            named = dict(zip(names, row["relevance_features"], strict=True))
+            assert named["semantic_lift"] == pytest.approx(row["semantic_score"] - cosines[29], abs=1e-6)
+            assert row["relevance"] == pytest.approx(by_id[row["memory_id"]]["relevance"])
 
 
 def test_features_of_a_missing_leg_are_zero_with_its_flag(superuser: psycopg.Connection[Any]) -> None:
     names = superuser.execute("select pymem.memory_relevance_feature_names()").fetchone()[0]
     row = superuser.execute(
-        "select pymem.memory_relevance_features(null, null, 0.5, 2, 'fts', 0.7, 0.8, 0.25)"
+        "select pymem.memory_relevance_features(null, null, 0.5, 2, 'fts', 0.7, 0.8, 0.25, 0.3)"
     ).fetchone()[0]
     named = dict(zip(names, row, strict=True))
     assert named["semantic_score"] == named["semantic_found"] == named["semantic_gap"] == 0.0
+    assert named["semantic_lift"] == 0.0
     assert named["semantic_log_rank"] == 0.0
     assert named["keyword_found"] == 1.0
     assert named["keyword_share"] == pytest.approx(0.5 / 0.8)

@@ -7,12 +7,10 @@ similarity, keyword score, ranks, share of the query's words ...) and its releva
 - fits those coefficients, one model per variant (hybrid, semantic, keyword: the evidence a search has),
   on **training data only**: SciFact's train qrels and the golden set's train questions, each data set
   weighing the same in total (iteratively reweighted least squares, a small L2 penalty);
-- sets each variant's default relevance floor to DEFAULT_FLOOR (0.01: a memory the model deems less than 1%
-  likely to be about the topic is not recalled), and reports on the golden train questions what each floor
-  would cost (floor_curve: no-answer questions cleared, answerable questions that keep an answer). On those
-  questions a floor above 0.01 already costs answers for the semantic and keyword variants, and the hybrid
-  variant is flat up to 0.05, but its probabilities for small tenants' direct answers are low (a SciFact base
-  rate): a higher default needs a better-calibrated model first;
+- chooses each variant's default relevance floor on the golden train questions (choose_floor): the lowest floor
+  for which recall returns nothing for at least 90% of the no-answer questions (at most FLOOR_CEILING, 0.1), and
+  reports what each floor would cost (floor_curve: no-answer questions and near misses cleared, answerable questions
+  that keep an answer); DEFAULT_FLOOR (0.01) when there is nothing to choose on;
 - writes sql/functions/113-relevance-coefficients.sql, the shipped model;
 - judges the relevance in force on reported data: AUC, log-loss, Brier score and a reliability table,
   beside the rank-based relevance memory_recall had before (the RRF score over the query's best).
@@ -35,17 +33,20 @@ import numpy as np
 from pymem.client import SearchRow
 
 VARIANTS = ("hybrid", "semantic", "keyword")  # each fitted on the rows of the search mode of its name
-# The evidence the shipped model uses: absolute, comparable across queries and tenant sizes. The features relative
-# to the query (gap to the best cosine, share of the best keyword score, ranks) order one query's rows well on
-# SciFact, but in a small tenant every memory is in both lists and a generic word ("user") gives every row the best
-# keyword score: there they made unrelated memories look relevant. They keep coefficient 0.
+# The evidence the shipped model uses: what means the same in a tenant of ten memories and in one of a hundred
+# thousand. The cosine, the share of the query's words a row holds (lexical_overlap), the fuzzy tiers' similarity, and
+# semantic_lift (the cosine over the query's background, the 30th nearest memory's), which tells what a cosine means in
+# this tenant. Left out (coefficient 0): the BM25 score, whose scale follows the tenant's size (a rare word's idf is
+# ln 4 among six memories, ln 5000 among 5000), so a small tenant's best keyword match looked like a large one's poor
+# match; and the features relative to the query's best row (gap to the best cosine, share of the best keyword score,
+# ranks), which order one query's rows well on SciFact, but in a small tenant every memory is in both lists and a
+# generic word ("user") gives every row the best keyword score: there they made unrelated memories look relevant.
 USED_FEATURES = (
     "semantic_score",
     "semantic_found",
-    "keyword_score",
-    "keyword_found",
     "fuzzy_score",
     "lexical_overlap",
+    "semantic_lift",
 )
 MODEL_NAME = "pymem"
 COEFFICIENTS_FILE = Path(__file__).resolve().parents[2] / "sql" / "functions" / "113-relevance-coefficients.sql"
@@ -211,6 +212,9 @@ class FloorQuestion:
     answerable: bool
     features: tuple[tuple[float, ...], ...]
     relevant: tuple[bool, ...]
+    # "no_answer": nothing in the tenant is about it (a floor should clear it); "near_miss": the tenant knows the
+    # topic, not the answer (reported; what recall returns is about the topic)
+    category: str = "no_answer"
 
 
 @dataclass
@@ -237,24 +241,55 @@ def _kept(coef: np.ndarray, question: FloorQuestion) -> float:
     return float(predict(coef, top)[relevant].max()) if relevant.any() else -1.0
 
 
-DEFAULT_FLOOR = 0.01
+DEFAULT_FLOOR = 0.01  # without no-answer training questions: a memory deemed less than 1% likely to be about the topic
+FLOOR_CEILING = 0.1  # a default floor is a small probability: above 10%, recall would drop what is often relevant
+FLOOR_TARGET = 0.9  # the share of no-answer questions for which recall should return nothing (issue 15)
 
 
 def floor_curve(coef: np.ndarray, questions: Sequence[FloorQuestion]) -> list[dict[str, Any]]:
-    """Per floor tried: the share of no-answer training questions whose best row falls below it, and the share of
-    answerable ones that keep a relevant fact or rule of their top 10 above it: what a floor would cost."""
-    best = [
-        float(predict(coef, np.asarray(q.features)).max()) if q.features else 0.0 for q in questions if not q.answerable
-    ]
+    """Per floor tried, on the training questions: the share of no-answer questions whose best row falls below it
+    (recall returns nothing), the same share of near misses, and the share of answerable questions that keep a
+    relevant fact or rule of their top 10 above it: what a floor would cost."""
+
+    def best(category: str) -> list[float]:
+        return [
+            float(predict(coef, np.asarray(q.features)).max()) if q.features else 0.0
+            for q in questions
+            if not q.answerable and q.category == category
+        ]
+
+    no_answer, near_miss = best("no_answer"), best("near_miss")
     kept = [_kept(coef, q) for q in questions if q.answerable and any(q.relevant[:FLOOR_TOP_K])]
+
+    def share(values: list[float], floor: float, above: bool) -> float | None:
+        if not values:
+            return None
+        return round(sum((v >= floor) if above else (v < floor) for v in values) / len(values), 4)
+
     return [
         {
             "floor": f,
-            "no_answer_cleared": round(sum(b < f for b in best) / len(best), 4) if best else None,
-            "answerable_kept": round(sum(k >= f for k in kept) / len(kept), 4) if kept else None,
+            "no_answer_cleared": share(no_answer, f, above=False),
+            "near_miss_cleared": share(near_miss, f, above=False),
+            "answerable_kept": share(kept, f, above=True),
         }
         for f in FLOORS
     ]
+
+
+def choose_floor(curve: Sequence[Mapping[str, Any]]) -> float:
+    """The default floor, from the floor curve of the training questions: the lowest floor that clears at least
+    FLOOR_TARGET of the no-answer questions (the least recall it costs), at most FLOOR_CEILING; DEFAULT_FLOOR when
+    the training questions have no no-answer question."""
+    measured = [entry for entry in curve if entry["no_answer_cleared"] is not None]
+    if not measured:
+        return DEFAULT_FLOOR
+    for entry in sorted(measured, key=lambda e: e["floor"]):
+        if entry["floor"] > FLOOR_CEILING:
+            break
+        if entry["no_answer_cleared"] >= FLOOR_TARGET:
+            return float(entry["floor"])
+    return FLOOR_CEILING
 
 
 def fit_variant(
@@ -281,10 +316,12 @@ def fit_variant(
     coef = np.zeros(len(feature_names) + 1)
     coef[0] = fitted[0]
     coef[[i + 1 for i in columns]] = fitted[1:]
+    curve = floor_curve(coef, floor_questions)
+    floor = choose_floor(curve)
     return FittedModel(
         variant=variant,
         coefficients=[round(float(c), 6) for c in coef],
-        default_floor=DEFAULT_FLOOR,
+        default_floor=floor,
         fitted_on={
             "sets": {
                 name: {"queries": len({e.query for e in evidence}), "rows": len(evidence)}
@@ -293,11 +330,12 @@ def fit_variant(
             "weights": "each set weighs the same in total",
             "features": list(used),
             "l2": l2,
-            "floor": f"{DEFAULT_FLOOR}: below it a memory is deemed less than 1% likely to be about the topic",
+            "floor": f"{floor}: the lowest floor (at most {FLOOR_CEILING}) for which recall returns nothing for"
+            f" at least {FLOOR_TARGET:.0%} of the no-answer golden train questions (floor_curve)",
             "floor_questions": len(floor_questions),
             "fitted_at": datetime.now(UTC).date().isoformat(),
         },
-        floor_curve=floor_curve(coef, floor_questions),
+        floor_curve=curve,
     )
 
 

@@ -38,6 +38,7 @@ CATEGORIES = (
     "conversational",
     "retracted",
     "no_answer",
+    "near_miss",
 )
 MEMORY_TYPES = ("episode", "fact", "rule")
 MATURITIES = ("candidate", "established", "proven")
@@ -181,9 +182,9 @@ def _question(index: int, raw: Any, tenants: dict[str, str], keys: dict[str, Mem
         raise DatasetError(f"{where}: a superseded question names its current key and the old key(s) in absent")
     if category == "retracted" and not absent:
         raise DatasetError(f"{where}: a retracted question names the retracted key(s) in absent")
-    if category == "no_answer" and relevant:
-        raise DatasetError(f"{where}: a no_answer question has no relevant memories")
-    if category not in ("retracted", "no_answer") and not any(g > 0 for g in relevant.values()):
+    if category in ("no_answer", "near_miss") and relevant:
+        raise DatasetError(f"{where}: a {category} question has no relevant memories")
+    if category not in ("retracted", "no_answer", "near_miss") and not any(g > 0 for g in relevant.values()):
         raise DatasetError(f"{where}: a {category} question needs at least one relevant memory")
     if category == "conversational" and not any(
         g > 0 and keys[key].type == "episode" and keys[key].session for key, g in relevant.items()

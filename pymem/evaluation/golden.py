@@ -355,6 +355,7 @@ def train_evidence(
                 answerable=any(g > 0 for g in question.relevant.values()),
                 features=tuple(e.features for e in evidence),
                 relevant=tuple(e.relevant and e.memory_type in ("fact", "rule") for e in evidence),
+                category=question.category,
             )
         )
     return rows, floors
@@ -389,11 +390,13 @@ def recall_floor(
     progress: bool = True,
 ) -> dict[str, Any]:
     """What the relevance floor does to memory_recall (facts and rules, the butler's weights) on the test
-    questions: the share of no-answer questions for which recall returns nothing (false recall avoided), and
+    questions: the share of no-answer questions for which recall returns nothing (false recall avoided), the same
+    share of near misses (the tenant knows the topic, not the answer: what recall returns is about the topic), and
     the recall@k of the answerable questions' relevant facts and rules with the default floor and without one
     (min_relevance => 0)."""
     memories = dataset.by_key
     no_answer: list[bool] = []
+    near_miss: list[bool] = []
     kept: dict[str, list[float]] = {"floor": [], "no_floor": []}
     returned: dict[str, list[int]] = {"floor": [], "no_floor": []}
     for question in questions_of(dataset, "test"):
@@ -416,12 +419,16 @@ def recall_floor(
             returned[label].append(len(hits))
             if question.category == "no_answer" and label == "floor":
                 no_answer.append(not hits)
+            if question.category == "near_miss" and label == "floor":
+                near_miss.append(not hits)
             if relevant:
                 kept[label].append(metrics.recall_at_k(ranked, relevant, k))
     out = {
         "k": k,
         "no_answer_questions": len(no_answer),
         "no_answer_nothing_recalled": round(sum(no_answer) / len(no_answer), 4) if no_answer else None,
+        "near_miss_questions": len(near_miss),
+        "near_miss_nothing_recalled": round(sum(near_miss) / len(near_miss), 4) if near_miss else None,
         "answerable_questions": len(kept["floor"]),
         f"answerable_r@{k}_floor": metrics.mean(kept["floor"]),
         f"answerable_r@{k}_no_floor": metrics.mean(kept["no_floor"]),

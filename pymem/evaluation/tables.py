@@ -81,7 +81,13 @@ def golden_tables(result: dict[str, Any]) -> str:
         fk = floor["k"]
         parts.append(
             f"memory_recall with its relevance floor: nothing recalled for {fmt(floor['no_answer_nothing_recalled'])}"
-            f" of the {floor['no_answer_questions']} no-answer questions; answerable questions' R@{floor['k']} of"
+            f" of the {floor['no_answer_questions']} no-answer questions"
+            + (
+                f" and {fmt(floor['near_miss_nothing_recalled'])} of the {floor['near_miss_questions']} near misses"
+                if floor.get("near_miss_questions")
+                else ""
+            )
+            + f"; answerable questions' R@{floor['k']} of"
             f" facts and rules {fmt(floor[f'answerable_r@{fk}_floor'])} (without the floor"
             f" {fmt(floor[f'answerable_r@{fk}_no_floor'])}); memories recalled per question"
             f" {fmt(floor['mean_recalled_floor'], 1)} (without {fmt(floor['mean_recalled_no_floor'], 1)})."

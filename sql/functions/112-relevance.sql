@@ -20,7 +20,7 @@ security invoker
 return array[
     'semantic_score', 'semantic_found', 'semantic_gap', 'semantic_log_rank',
     'keyword_score', 'keyword_found', 'keyword_share', 'keyword_log_rank',
-    'fuzzy_score', 'lexical_overlap'
+    'fuzzy_score', 'lexical_overlap', 'semantic_lift'
 ]::text[];
 
 comment on function pymem.memory_relevance_feature_names() is
@@ -37,7 +37,8 @@ create or replace function pymem.memory_relevance_features(
     keyword_tier text,
     best_semantic double precision,
     best_keyword double precision,
-    lexical_overlap double precision
+    lexical_overlap double precision,
+    background_semantic double precision
 )
 returns double precision[]
 language sql
@@ -62,11 +63,16 @@ return array[
     -- the keyword leg's weaker tiers (trigram similarity for CJK, share of ILIKE terms): their score
     case when keyword_tier in ('trigram', 'ilike') then coalesce(keyword_score, 0.0) else 0.0 end,
     -- share of the query's distinct English lexemes that the row holds
-    coalesce(lexical_overlap, 0.0)
+    coalesce(lexical_overlap, 0.0),
+    -- how far the row's cosine stands above the tenant's background for this query (the cosine of its 30th
+    -- nearest memory, 0 when there are fewer): a cosine of 0.5 is common in a corpus of one topic and telling in a
+    -- tenant of unrelated memories
+    case when semantic_score is null then 0.0 else semantic_score - coalesce(background_semantic, semantic_score) end
 ]::double precision[];
 
 comment on function pymem.memory_relevance_features(
-    double precision, integer, double precision, integer, text, double precision, double precision, double precision
+    double precision, integer, double precision, integer, text, double precision, double precision, double precision,
+    double precision
 ) is
 $$The evidence behind a search row's relevance, named by pymem.memory_relevance_feature_names():
 semantic_score (cosine similarity, 0 when the semantic leg did not find the row), semantic_found (1/0),
@@ -74,9 +80,10 @@ semantic_gap (cosine - the query's best cosine, 0 when not found), semantic_log_
 keyword_score (bm25/(bm25+1) of the full-text tier, 0 when not found there), keyword_found (1/0),
 keyword_share (keyword_score / best_keyword, the query's best full-text score), keyword_log_rank (ln rank, 0 when
 not found), fuzzy_score (the score of the trigram or ILIKE tier: weaker evidence than a full-text match),
-lexical_overlap (share of the query's distinct lexemes in the row). A "found" flag carries the missing leg, so
-its other features are 0.
-Example: select pymem.memory_relevance_features(0.62, 1, 0.71, 2, 'fts', 0.62, 0.80, 0.5);$$;
+lexical_overlap (share of the query's distinct lexemes in the row), semantic_lift (cosine - background_semantic,
+the cosine of the query's 30th nearest candidate memory, 0 when there are fewer: the missing ones count as
+unrelated; 0 when not found). A "found" flag carries the missing leg, so its other features are 0.
+Example: select pymem.memory_relevance_features(0.62, 1, 0.71, 2, 'fts', 0.62, 0.80, 0.5, 0.21);$$;
 
 
 create or replace function pymem.memory_relevance(features double precision[], coefficients double precision[])
@@ -106,7 +113,7 @@ comment on function pymem.memory_relevance(double precision[], double precision[
 $$The logistic relevance of a row: 1 / (1 + exp(-(c[1] + sum over i of c[i+1] * features[i]))), in (0, 1);
 coefficients: the intercept first, then one per feature (pymem.memory_relevance_model()). NULL when either is.
 Example: select pymem.memory_relevance(
-    pymem.memory_relevance_features(0.62, 1, 0.71, 2, 'fts', 0.62, 0.80, 0.5),
+    pymem.memory_relevance_features(0.62, 1, 0.71, 2, 'fts', 0.62, 0.80, 0.5, 0.21),
     (select m.coefficients from pymem.memory_relevance_model('hybrid') as m));$$;
 
 

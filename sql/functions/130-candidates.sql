@@ -82,6 +82,10 @@ declare
     v_graph_seeds constant integer := 5;
     -- a neighbour found only through a link is this share as relevant as its seed
     v_graph_discount constant double precision := 0.8;
+    -- the semantic background of the query: the cosine of its BACKGROUND_RANK-th nearest candidate, 0 in a tenant
+    -- of fewer (relevance feature semantic_lift), so the semantic leg reads at least that deep whatever p_depth
+    v_background_rank constant integer := 30;
+    v_semantic_depth integer := greatest(p_depth, v_background_rank);
 begin
     select m.coefficients into v_coefficients from pymem.memory_relevance_model(v_variant) as m;
     if v_semantic then
@@ -173,7 +177,7 @@ begin
             where v_semantic and not v_exact_facts and v.embedding is not null
               and (v_model is null or v.embedding_model = v_model)
             order by v.embedding operator(public.<=>) p_query_embedding
-            limit p_depth
+            limit v_semantic_depth
         )
         union all
         (
@@ -182,7 +186,7 @@ begin
             where v_semantic and v_exact_facts and v.embedding is not null
               and (v_model is null or v.embedding_model = v_model)
             order by public.cosine_distance(v.embedding, p_query_embedding)
-            limit p_depth
+            limit v_semantic_depth
         )
         union all
         (
@@ -191,7 +195,7 @@ begin
             where v_semantic and not v_exact_rules and v.embedding is not null
               and (v_model is null or v.embedding_model = v_model)
             order by v.embedding operator(public.<=>) p_query_embedding
-            limit p_depth
+            limit v_semantic_depth
         )
         union all
         (
@@ -200,7 +204,7 @@ begin
             where v_semantic and v_exact_rules and v.embedding is not null
               and (v_model is null or v.embedding_model = v_model)
             order by public.cosine_distance(v.embedding, p_query_embedding)
-            limit p_depth
+            limit v_semantic_depth
         )
         union all
         (
@@ -209,7 +213,7 @@ begin
             where v_semantic and not v_exact_episodes and v.embedding is not null
               and (v_model is null or v.embedding_model = v_model)
             order by v.embedding operator(public.<=>) p_query_embedding
-            limit p_depth
+            limit v_semantic_depth
         )
         union all
         (
@@ -218,7 +222,7 @@ begin
             where v_semantic and v_exact_episodes and v.embedding is not null
               and (v_model is null or v.embedding_model = v_model)
             order by public.cosine_distance(v.embedding, p_query_embedding)
-            limit p_depth
+            limit v_semantic_depth
         )
     ),
     semantic_ranked as (
@@ -229,7 +233,13 @@ begin
                 greatest(0.0, 1.0 - s.distance) as score
             from semantic_all as s
         ) as r
-        where r.rank <= p_depth
+        where r.rank <= v_semantic_depth
+    ),
+    -- the 30th highest cosine, a memory missing from a tenant of fewer counting as unrelated (cosine 0)
+    semantic_background as (
+        select case when pg_catalog.count(*) >= v_background_rank then pg_catalog.min(s.score) else 0.0 end as score
+        from semantic_ranked as s
+        where s.rank <= v_background_rank
     ),
     -- the keyword leg's full-text tier: the top p_depth rows by BM25 (128-keyword-scores.sql)
     fts as materialized (
@@ -290,7 +300,7 @@ begin
             k.rank as keyword_rank,
             k.score as keyword_score,
             k.tier as keyword_tier
-        from semantic_ranked as s
+        from (select * from semantic_ranked as sr where sr.rank <= p_depth) as s
         full join keyword_ranked as k on s.kind = k.kind and s.id = k.id
     ),
     -- the evidence of each row (pymem.memory_relevance_features) and its calibrated relevance
@@ -308,9 +318,11 @@ begin
                     case when v_lexeme_count > 0 then
                         (pg_catalog.length(t.sv) - pg_catalog.length(pg_catalog.ts_delete(t.sv, v_lexemes)))::double precision
                         / v_lexeme_count
-                    end
+                    end,
+                    b.score
                 ) as features
             from legs as l
+            cross join semantic_background as b
             cross join lateral (
                 select case l.kind
                     when 'fact' then (
@@ -374,7 +386,7 @@ begin
         coalesce(sc.kind, g.kind), coalesce(sc.id, g.id), coalesce(sc.created_at, g.created_at),
         sc.semantic_rank, sc.semantic_score, sc.keyword_rank, sc.keyword_score, sc.keyword_tier, g.graph_rank,
         greatest(sc.relevance, g.seed_relevance * v_graph_discount),
-        coalesce(sc.features, pymem.memory_relevance_features(null, null, null, null, null, null, null, null))
+        coalesce(sc.features, pymem.memory_relevance_features(null, null, null, null, null, null, null, null, null))
     from scored as sc
     full join graph_ranked as g on sc.kind = g.kind and sc.id = g.id;
 end;
@@ -392,6 +404,7 @@ when both legs ran, else semantic or keyword; a row found through a link is at l
 BM25 (k1 0.9, b 0.4; N, avgdl and df kept per tenant over the searchable rows of the searched types, length =
 distinct lexemes; pymem_private.memory_keyword_top) normalised by bm25/(bm25+1) (tier fts), pg_trgm word_similarity (tier trigram, queries with
 CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers find nothing). The semantic
-list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
+leg reads at least 30 rows deep: the cosine of the 30th nearest (0 when fewer) is the background of relevance
+feature semantic_lift, whatever p_depth. The semantic list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
 tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative
 scans and hnsw.ef_search = least(1000, max(200, p_depth)) (migration 0009: measured on 151k rows, recall@10 0.99).$$;

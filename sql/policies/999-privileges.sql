@@ -46,7 +46,8 @@ pymem.memory_rrf_score(
 ),
 pymem.memory_relevance_feature_names(),
 pymem.memory_relevance_features(
-    double precision, integer, double precision, integer, text, double precision, double precision, double precision
+    double precision, integer, double precision, integer, text, double precision, double precision, double precision,
+    double precision
 ),
 pymem.memory_relevance(double precision[], double precision[]),
 pymem.memory_relevance_model(text),
