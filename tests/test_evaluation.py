@@ -161,6 +161,15 @@ def test_a_bad_dataset_names_the_question_or_memory() -> None:
                 "questions": [{**question, "relevant": {"m1": 2}, "split": "dev"}],
             }
         )
+    # a near miss, like a no-answer question, has no relevant memory
+    with pytest.raises(DatasetError, match=r"question 'q1'.*near_miss question has no relevant"):
+        parse_dataset(
+            {
+                "tenants": {"t": ""},
+                "memories": [memory],
+                "questions": [{**question, "relevant": {"m1": 2}, "category": "near_miss"}],
+            }
+        )
     # a conversational question's answer is an episode of a session, not a fact
     with pytest.raises(DatasetError, match=r"question 'q1'.*conversational"):
         parse_dataset(
@@ -238,6 +247,8 @@ def test_golden_run_end_to_end(db_dsn: str, embedder: Embedder) -> None:
     # out what the no-answer questions would otherwise recall
     floor = golden["recall_floor"]
     assert floor["no_answer_questions"] == sum(q.category == "no_answer" for q in test)
+    assert floor["near_miss_questions"] == sum(q.category == "near_miss" for q in test) > 0
+    assert 0 <= floor["near_miss_nothing_recalled"] <= 1
     assert floor["answerable_questions"] == sum(
         any(g > 0 and dataset.by_key[key].type in ("fact", "rule") for key, g in q.relevant.items()) for q in test
     )
