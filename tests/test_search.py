@@ -602,3 +602,43 @@ def test_keyword_matches_are_index_served_under_rls(as_tenant: Tenant, superuser
     assert "facts_search_idx" in leakproof and "@@@" in leakproof.split("Index Cond", 1)[1], leakproof
     assert "Filter: (search_vector @@" in plain, plain  # what RLS makes of @@: a filter, not an index condition
     assert len(found) == 60 and all("garden" in r["content"] for r in found)
+
+
+def test_every_search_index_serves_the_leakproof_match(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    """The three *_search_idx indexes are built with pymem_private.tsvector_lp_ops, so the keyword leg's @@@ is an
+    index condition for episodes, facts and rules alike (migration 0011 had re-created the episodes' index with the
+    default operator class: every keyword search of episodes read the tenant's episodes one by one; 0013)."""
+    opclasses = dict(
+        superuser.execute(
+            """select i.indexrelid::regclass::text, o.opcname
+                 from pg_index as i join pg_opclass as o on o.oid = i.indclass[1]
+                where i.indexrelid in ('pymem.episodes_search_idx'::regclass, 'pymem.facts_search_idx'::regclass,
+                                       'pymem.rules_search_idx'::regclass)"""
+        ).fetchall()
+    )
+    assert opclasses == {
+        "pymem.episodes_search_idx": "tsvector_lp_ops",
+        "pymem.facts_search_idx": "tsvector_lp_ops",
+        "pymem.rules_search_idx": "tsvector_lp_ops",
+    }
+    with as_tenant("acme") as conn, conn.cursor() as cur:
+        weather = [f"note {i} about the weather" for i in range(2000)]
+        cur.executemany("insert into pymem.episodes (butler, content) values ('home', %s)", [(c,) for c in weather])
+        cur.executemany(
+            "insert into pymem.facts (subject, predicate, content) values (%s, 'p', %s)",
+            [(f"s{i}", c) for i, c in enumerate(weather)],
+        )
+        cur.executemany("insert into pymem.rules (content) values (%s)", [(c,) for c in weather])
+    for table in ("episodes", "facts", "rules"):
+        superuser.execute(f"analyze pymem.{table}")
+    with as_tenant("acme") as conn:
+        conn.execute("set local enable_seqscan = off")
+        for table in ("episodes", "facts", "rules"):
+            plan = "\n".join(
+                r[0]
+                for r in conn.execute(  # type: ignore[call-overload]
+                    f"explain select id from pymem.{table}"
+                    " where search_vector operator(pymem_private.@@@) to_tsquery('garden')"
+                ).fetchall()
+            )
+            assert f"{table}_search_idx" in plan and "@@@" in plan.split("Index Cond", 1)[1], plan
