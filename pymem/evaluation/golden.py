@@ -395,8 +395,8 @@ def recall_floor(
     the recall@k of the answerable questions' relevant facts and rules with the default floor and without one
     (min_relevance => 0)."""
     memories = dataset.by_key
-    no_answer: list[bool] = []
-    near_miss: list[bool] = []
+    # per unanswerable category: whether recall returned nothing, question by question
+    nothing: dict[str, list[bool]] = {"no_answer": [], "near_miss": []}
     kept: dict[str, list[float]] = {"floor": [], "no_floor": []}
     returned: dict[str, list[int]] = {"floor": [], "no_floor": []}
     for question in questions_of(dataset, "test"):
@@ -417,18 +417,15 @@ def recall_floor(
                 )
             ranked = [loaded.keys.get(h.memory_id, f"?{h.memory_id}") for h in hits]
             returned[label].append(len(hits))
-            if question.category == "no_answer" and label == "floor":
-                no_answer.append(not hits)
-            if question.category == "near_miss" and label == "floor":
-                near_miss.append(not hits)
+            if question.category in nothing and label == "floor":
+                nothing[question.category].append(not hits)
             if relevant:
                 kept[label].append(metrics.recall_at_k(ranked, relevant, k))
-    out = {
-        "k": k,
-        "no_answer_questions": len(no_answer),
-        "no_answer_nothing_recalled": round(sum(no_answer) / len(no_answer), 4) if no_answer else None,
-        "near_miss_questions": len(near_miss),
-        "near_miss_nothing_recalled": round(sum(near_miss) / len(near_miss), 4) if near_miss else None,
+    out: dict[str, Any] = {"k": k}
+    for category, empty in nothing.items():
+        out[f"{category}_questions"] = len(empty)
+        out[f"{category}_nothing_recalled"] = round(sum(empty) / len(empty), 4) if empty else None
+    out |= {
         "answerable_questions": len(kept["floor"]),
         f"answerable_r@{k}_floor": metrics.mean(kept["floor"]),
         f"answerable_r@{k}_no_floor": metrics.mean(kept["no_floor"]),
