@@ -106,6 +106,8 @@ class FactArguments(_TextArguments, total=False):
     confidence: float | None
     source_butler: str | None
     source_episode_id: UUID | None
+    source: str | None
+    citation: str | None
 
 
 class RuleArguments(_TextArguments, total=False):
@@ -117,6 +119,8 @@ class RuleArguments(_TextArguments, total=False):
     permanence: str | None
     source_butler: str | None
     source_episode_id: UUID | None
+    source: str | None
+    citation: str | None
 
 
 # the SQL type of every argument of the store functions
@@ -134,6 +138,8 @@ _STORE_TYPES: Final = {
     "confidence": "double precision",
     "source_butler": "text",
     "source_episode_id": "uuid",
+    "source": "text",
+    "citation": "text",
     "embedding": "public.vector",
     "embedding_model": "text",
     "token_count": "integer",
@@ -218,6 +224,24 @@ class RecentEpisode:
     created_at: datetime
     expires_at: datetime | None
     metadata: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class IngestionTier:
+    """The row of pymem.memory_ingestion_tier: the tier a fact or rule of this content would get, and why."""
+
+    tier: int
+    review_state: str  # approved | pending_review | refused
+    reason: str
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The row of pymem.memory_record_refusal: the audit row of a refused store (details hold no content)."""
+
+    refused_type: str
+    to_state: str
+    details: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -309,6 +333,33 @@ class MemoryClient(SqlClient):
     def store_facts(self, facts: Sequence[FactArguments]) -> None:
         """pymem.memory_store_fact once per element; see store_episodes."""
         self._many("memory_store_fact", [_store_arguments(fact) for fact in facts])
+
+    def ingestion_tier(
+        self, *, content: str, source: str | None = None, citation: str | None = None, document: bool | None = None
+    ) -> IngestionTier:
+        """pymem.memory_ingestion_tier: the tier storing this content as a fact or rule would give it."""
+        return self._one(
+            IngestionTier,
+            "memory_ingestion_tier",
+            content=("text", content),
+            source=("text", source),
+            citation=("text", citation),
+            document=("boolean", document),
+        )
+
+    def record_refusal(
+        self, *, memory_type: str, content: str, source: str | None = None, citation: str | None = None
+    ) -> Refusal:
+        """pymem.memory_record_refusal: the audit row of a store refused with PM007, written in a transaction of its
+        own (the refused one rolled back)."""
+        return self._one(
+            Refusal,
+            "memory_record_refusal",
+            memory_type=("text", memory_type),
+            content=("text", content),
+            source=("text", source),
+            citation=("text", citation),
+        )
 
     def store_rules(self, rules: Sequence[RuleArguments]) -> None:
         """pymem.memory_store_rule once per element; see store_episodes."""

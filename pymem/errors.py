@@ -59,6 +59,12 @@ class NotElevatedError(PymemError):
     sqlstate = "PM006"
 
 
+class RefusedError(PymemError):
+    """A fact or rule was refused as speculation and nothing was stored (PM007, grounded ingestion tier 3)."""
+
+    sqlstate = "PM007"
+
+
 class PermissionDeniedError(PymemError):
     """Row-level security or a missing privilege refused the operation (42501)."""
 
@@ -80,6 +86,7 @@ _BY_SQLSTATE: dict[str, type[PymemError]] = {
         TenantConflictError,
         IncompatibleDatabaseError,
         NotElevatedError,
+        RefusedError,
         PermissionDeniedError,
         ConflictError,
     )

@@ -32,7 +32,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 from uuid import UUID
 
 import anyio
@@ -55,7 +55,7 @@ from pymem import __version__, butlers, context, token_counts
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
 from pymem.client import MemoryClient
 from pymem.embeddings import EmbeddingService
-from pymem.errors import PymemError, translate
+from pymem.errors import PymemError, RefusedError, translate
 from pymem.models import (
     ConfirmResult,
     ContextEntry,
@@ -73,6 +73,7 @@ from pymem.models import (
     StatsResult,
     StoredMemory,
 )
+from pymem.refusals import store_or_refusal
 from pymem.rerankers import CrossEncoder
 from pymem.tenancy import act_as_transaction, tenant_transaction
 
@@ -351,6 +352,47 @@ READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 CONFIRM = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP)]
+Source = Annotated[
+    Literal["user_statement", "observation", "agent_inference", "import"] | None,
+    Field(
+        description=(
+            "where it comes from: user_statement (the user said it), observation (seen in a tool result or"
+            " document), agent_inference (your own conclusion: give a citation, or it waits for review), import"
+        )
+    ),
+]
+Citation = Annotated[
+    str | None,
+    Field(description="what grounds it: the source episode's id, a URL, or the user's words, quoted"),
+]
+
+
+async def _store_grounded(
+    ctx: Context,
+    caller: Caller,
+    tool: str,
+    as_tenant: str | None,
+    memory_type: str,
+    store: Callable[[MemoryClient], StoredMemory],
+    *,
+    content: str,
+    source: str | None,
+    citation: str | None,
+) -> StoredMemory:
+    """A fact or rule stored, or refused as speculation: then its audit row is written and the tool fails."""
+    stored = await _run(
+        ctx,
+        caller,
+        tool,
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: store_or_refusal(
+            db, memory_type, lambda: store(db), content=content, source=source, citation=citation
+        ),
+    )
+    if isinstance(stored, RefusedError):
+        raise ToolError(str(stored))
+    return stored
 
 
 async def memory_store_episode(
@@ -406,17 +448,23 @@ async def memory_store_fact(
     ] = "standard",
     scope: Annotated[str, Field(description="'global' or a butler's scope, e.g. 'health'")] = "global",
     tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
+    source: Source = None,
+    citation: Citation = None,
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store a fact. An active fact with the same subject and predicate is superseded by this
-    one (its id is returned as supersedes_id). Returns the new fact's id."""
+    one (its id is returned as supersedes_id). Returns the new fact's id. Give source and citation:
+    a cited claim, or what the user stated, is approved; an inference without a citation, the
+    user's own hedge, or text that tries to instruct you is kept for review (review_state
+    'pending_review': not recalled until memory_confirm approves it); speculation (a hedge, a
+    hypothetical, a question) is refused and nothing is stored."""
     text = await _stored_text(ctx, content)
-    return await _run(
+    return await _store_grounded(
         ctx,
         caller,
         "memory_store_fact",
-        SCOPE_WRITE,
         as_tenant,
+        "fact",
         lambda db: db.store_fact(
             subject=subject,
             predicate=predicate,
@@ -425,8 +473,13 @@ async def memory_store_fact(
             permanence=permanence,
             scope=scope,
             tags=tags or [],
+            source=source,
+            citation=citation,
             **text.columns(),
         ),
+        content=content,
+        source=source,
+        citation=citation,
     )
 
 
@@ -436,23 +489,31 @@ async def memory_store_rule(
     ctx: Context,
     scope: Annotated[str, Field(description="'global' or a butler's scope")] = "global",
     tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
+    source: Source = None,
+    citation: Citation = None,
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store a learned rule. It starts as a candidate with confidence 0.5 and matures with
-    memory_mark_helpful / memory_mark_harmful feedback. Returns its id."""
+    memory_mark_helpful / memory_mark_harmful feedback. Returns its id. source and citation decide
+    whether it is approved, kept for review or refused, as for memory_store_fact."""
     text = await _stored_text(ctx, content)
-    return await _run(
+    return await _store_grounded(
         ctx,
         caller,
         "memory_store_rule",
-        SCOPE_WRITE,
         as_tenant,
+        "rule",
         lambda db: db.store_rule(
             content=content,
             scope=scope,
             tags=tags or [],
+            source=source,
+            citation=citation,
             **text.columns(),
         ),
+        content=content,
+        source=source,
+        citation=citation,
     )
 
 
@@ -599,7 +660,7 @@ async def memory_confirm(
     as_tenant: AsTenant = None,
 ) -> ConfirmResult:
     """Confirm a fact or rule is still true: resets its decay clock, so its effective confidence
-    is its stored confidence again."""
+    is its stored confidence again. Confirming one that was kept for review approves it."""
     return await _run(ctx, caller, "memory_confirm", SCOPE_WRITE, as_tenant, lambda db: db.confirm(type=type, id=id))
 
 

@@ -28,6 +28,14 @@ class StoredMemory(BaseModel):
         default=None, description="facts: the active fact with the same subject and predicate that this one replaced"
     )
     expires_at: datetime | None = Field(default=None, description="episodes: when the episode expires")
+    review_state: Literal["approved", "pending_review"] = Field(
+        default="approved",
+        description=(
+            "facts and rules: 'pending_review' when it was kept for review (an inference without a citation, the"
+            " user's own hedge, text that tries to instruct the agent): not recalled until memory_confirm approves it"
+        ),
+    )
+    review_reason: str | None = Field(default=None, description="facts and rules: why it got its review state")
 
 
 class Provenance(BaseModel):
@@ -123,6 +131,12 @@ class ConfirmResult(BaseModel):
     effective_confidence: float
     previous_effective_confidence: float
     last_confirmed_at: datetime
+    approved: bool = Field(
+        default=False, description="true when this confirmation approved a memory that was kept for review"
+    )
+    supersedes_id: UUID | None = Field(
+        default=None, description="an approved fact: the active fact of the same subject and predicate it replaced"
+    )
 
 
 class FeedbackResult(BaseModel):
@@ -166,6 +180,8 @@ class StatsCounts(BaseModel):
     episodes_forgotten: int
     unembedded: int = Field(description="memories without an embedding (found by keyword only)")
     embedding_models: list[str]
+    facts_pending_review: int = Field(description="facts kept for review (memory_confirm approves)")
+    rules_pending_review: int = Field(description="rules kept for review (memory_confirm approves)")
 
 
 class StatsRow(StatsCounts):

@@ -1076,6 +1076,9 @@ def test_memories_are_quoted_data_not_instructions(as_tenant: Tenant, embedder: 
     )
     with as_tenant("acme") as conn:
         fact = store_fact(conn, "user", "note", injection, embedder, scope="health", source_butler="health")
+        # kept for review (it tries to instruct the agent): not in a block until approved
+        assert str(fact) not in context(conn, "system prompt instructions", embedder).text
+        call_one(conn, "memory_confirm", type="fact", id=fact)
         block = context(conn, "system prompt instructions", embedder)
     (line,) = [x for x in block.text.splitlines() if str(fact) in x]
     assert line.startswith("- " + json.dumps(injection, ensure_ascii=False) + " (fact user/note; scope health;")

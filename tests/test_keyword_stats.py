@@ -20,7 +20,8 @@ RECOUNT = """
 with m as (
     select f.tenant_id, 'fact' as memory_type, f.search_vector from pymem.facts as f where f.validity = 'active'
     union all
-    select r.tenant_id, 'rule', r.search_vector from pymem.rules as r where r.forgotten_at is null
+    select r.tenant_id, 'rule', r.search_vector from pymem.rules as r
+    where r.forgotten_at is null and r.review_state = 'approved'
     union all
     select e.tenant_id, 'episode', e.search_vector from pymem.episodes as e where e.forgotten_at is null
 )

@@ -392,6 +392,8 @@ def test_stats_counts_and_health(as_tenant: Tenant, superuser: psycopg.Connectio
         "episodes_forgotten": 0,
         "unembedded": 3 + 2 + 2,
         "embedding_models": [],
+        "facts_pending_review": 0,
+        "rules_pending_review": 0,
     }
     assert dt.timedelta(days=2) <= everything["episode_backlog_age"] < dt.timedelta(days=2, minutes=5)
     assert (health["facts_total"], health["facts_active"], health["rules_total"], health["episodes_total"]) == (

@@ -2,8 +2,9 @@
 
 Starts (and migrates) the embedded database, builds the MCP server as `pymem serve` does for
 tenant "demo", connects the SDK's client to it, and plays what an agent would do: store
-episodes and facts, supersede one, store a rule and give it feedback, search, recall, and
-build the memory block for a system prompt with memory_context.
+episodes and facts, supersede one, store a rule and give it feedback, store an inference (kept
+for review) and a speculation (refused), search, recall, and build the memory block for a system
+prompt with memory_context.
 """
 
 from __future__ import annotations
@@ -43,14 +44,40 @@ FACTS: list[dict[str, Any]] = [
     {"subject": "user", "predicate": "favorite_color", "content": "The user's favourite colour is now blue."},
 ]
 RULE = {"content": "Suggest plant-based milk when the user asks for coffee or recipes.", "scope": "health"}
+# grounded ingestion: an inference without a citation waits for review; speculation is refused
+INFERRED = {
+    "subject": "user",
+    "predicate": "cuisine",
+    "content": "The user prefers Italian food.",
+    "source": "agent_inference",
+}
+SPECULATION = {
+    "subject": "user",
+    "predicate": "job",
+    "content": "The user might be a nurse.",
+    "source": "agent_inference",
+}
 TOPIC = "Can the user drink milk or eat dairy?"
 SEARCH = "Lisbon trip"
 PROMPT = "Help the user plan tonight's dinner"
 
 
-async def _call(client: Client, out: TextIO, tool: str, **arguments: Any) -> dict[str, Any]:
+def _show(out: TextIO, tool: str, arguments: dict[str, Any]) -> None:
     shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
     print(f"> {tool}({shown[:110]}{'...' if len(shown) > 110 else ''})", file=out)
+
+
+async def _refused(client: Client, out: TextIO, tool: str, **arguments: Any) -> str:
+    """The error text of a call that must fail (a refused store)."""
+    _show(out, tool, arguments)
+    result = await client.call_tool(tool, arguments)
+    if not result.is_error:
+        raise RuntimeError(f"{tool} should have been refused, returned {result.structured_content}")
+    return " ".join(getattr(part, "text", "") for part in result.content)
+
+
+async def _call(client: Client, out: TextIO, tool: str, **arguments: Any) -> dict[str, Any]:
+    _show(out, tool, arguments)
     result = await client.call_tool(tool, arguments)
     if result.is_error:
         raise RuntimeError(f"{tool} failed: {result.content}")
@@ -77,6 +104,11 @@ async def session(client: Client, out: TextIO) -> None:
     print(f"  rule maturity {feedback['maturity']}, effectiveness {feedback['effectiveness_score']:.2f}", file=out)
     old = await _call(client, out, "memory_get", type="fact", id=first_color)
     print(f"  the first colour fact is now {old['state']!r}: {old['content']}", file=out)
+
+    print(file=out)
+    inferred = await _call(client, out, "memory_store_fact", **INFERRED)
+    print(f"  {inferred['review_state']}: {inferred['review_reason']}", file=out)
+    print(f"  error: {await _refused(client, out, 'memory_store_fact', **SPECULATION)}", file=out)
 
     print(file=out)
     found = await _call(client, out, "memory_search", query=SEARCH, limit=3)
@@ -111,8 +143,8 @@ async def session(client: Client, out: TextIO) -> None:
     stats = await _call(client, out, "memory_stats")
     print(
         f"  facts {stats['facts_active']} active, {stats['facts_superseded']} superseded; rules"
-        f" {stats['rules_candidate']} candidate; episodes {stats['episodes_unconsolidated']} unconsolidated;"
-        f" semantic search {stats['semantic_search']}",
+        f" {stats['rules_candidate']} candidate; {stats['facts_pending_review']} fact kept for review; episodes"
+        f" {stats['episodes_unconsolidated']} unconsolidated; semantic search {stats['semantic_search']}",
         file=out,
     )
 

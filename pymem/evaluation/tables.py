@@ -162,6 +162,24 @@ def beir_tables(result: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
+def grounding_tables(result: dict[str, Any]) -> str:
+    """Grounded ingestion: precision and recall per tier of memory_ingestion_tier on the labelled statements."""
+    rows = []
+    for split in ("test", "dev"):
+        f = result[split]
+        for tier in (1, 2, 3):
+            t = f[f"tier{tier}"]
+            rows.append(
+                [split, str(tier), str(t["labelled"]), str(t["decided"]), fmt(t["precision"]), fmt(t["recall"])]
+            )
+        rows.append([split, "all", str(f["statements"]), "", f"accuracy {fmt(f['accuracy'])}", ""])
+    return (
+        "Grounded ingestion (eval/grounding/statements.jsonl; tiers 1 approved, 2 kept for review, 3 refused;"
+        " the rules were written on dev, test is held out):\n\n"
+        + table(["split", "tier", "labelled", "decided", "precision", "recall"], rows)
+    )
+
+
 def tables(result: dict[str, Any]) -> str:
     """Everything `pymem eval` prints: the environment line, the golden tables and (if run) BEIR's."""
     env = result["machine"]
@@ -177,6 +195,8 @@ def tables(result: dict[str, Any]) -> str:
             f"Relevance model {model['name']!r} (hybrid): default floor {model['default_floor']}, fitted on"
             f" {', '.join(model['fitted_on'].get('sets', {})) or 'nothing (placeholder)'}.",
         )
+    if "grounding" in result:
+        parts.append(grounding_tables(result["grounding"]))
     if "beir" in result:
         parts.append(beir_tables(result["beir"]))
     return "\n\n".join(parts)

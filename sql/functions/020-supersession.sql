@@ -1,5 +1,6 @@
 -- Supersession: a new active fact replaces the active fact with the same
--- (tenant, subject, predicate). An advisory lock on that key serialises concurrent
+-- (tenant, subject, predicate); so does a fact kept for review (validity 'pending_review', see
+-- 118-grounding.sql) when memory_confirm approves it, and not before. An advisory lock on that key serialises concurrent
 -- writers, and the partial unique index facts_one_active_per_subject_predicate is
 -- the last guard: at most one active fact per key, ever.
 
@@ -13,7 +14,7 @@ as $$
 declare
     v_old uuid;
 begin
-    if new.validity <> 'active' then
+    if new.validity <> 'active' or (tg_op = 'UPDATE' and old.validity <> 'pending_review') then
         return new;
     end if;
     -- Held until the transaction ends: a concurrent writer of the same key waits here,
@@ -37,8 +38,9 @@ end;
 $$;
 
 comment on function pymem_private.supersede_fact() is
-$$Trigger (before insert on facts): marks the active fact with the same tenant, subject and predicate
-'superseded' and points the new fact's supersedes_id at it. Serialised per key by an advisory lock.$$;
+$$Trigger (before insert on facts, and before the update that approves a fact kept for review): marks the
+active fact with the same tenant, subject and predicate 'superseded' and points the new fact's supersedes_id at
+it. Serialised per key by an advisory lock.$$;
 
 
 create or replace function pymem_private.link_superseded_fact()
@@ -57,13 +59,18 @@ end;
 $$;
 
 comment on function pymem_private.link_superseded_fact() is
-'Trigger (after insert on facts with supersedes_id): records the fact -[supersedes]-> fact link.';
+'Trigger (after insert of a fact with supersedes_id, or its approval): records the fact -[supersedes]-> fact link.';
 
 create or replace trigger facts_supersede
-before insert on pymem.facts
+before insert or update of validity on pymem.facts
 for each row execute function pymem_private.supersede_fact();
 
 create or replace trigger facts_link_superseded
 after insert on pymem.facts
 for each row when (new.supersedes_id is not null)
+execute function pymem_private.link_superseded_fact();
+
+create or replace trigger facts_link_superseded_on_approval
+after update of validity on pymem.facts
+for each row when (old.validity = 'pending_review' and new.supersedes_id is not null)
 execute function pymem_private.link_superseded_fact();

@@ -1,6 +1,6 @@
 -- Append-only audit: every state transition of a memory writes one memory_events row.
 -- States: episode active | consolidated | forgotten; fact = validity;
--- rule = maturity | forgotten; every row ends in 'deleted' when it is deleted.
+-- rule = maturity | pending_review | forgotten; every row ends in 'deleted' when it is deleted.
 
 create or replace function pymem_private.memory_state(memory_type text, memory jsonb)
 returns text
@@ -20,7 +20,11 @@ return case memory_type
             end
     when 'fact' then memory ->> 'validity'
     when 'rule' then
-        case when memory ->> 'forgotten_at' is not null then 'forgotten' else memory ->> 'maturity' end
+        case
+            when memory ->> 'forgotten_at' is not null then 'forgotten'
+            when memory ->> 'review_state' = 'pending_review' then 'pending_review'
+            else memory ->> 'maturity'
+        end
 end;
 
 comment on function pymem_private.memory_state(text, jsonb) is
@@ -102,7 +106,11 @@ after insert or delete on pymem.rules
 for each row execute function pymem_private.record_state_transition('rule');
 
 create or replace trigger rules_record_state_changes
-after update of maturity, forgotten_at on pymem.rules
+after update of maturity, forgotten_at, review_state on pymem.rules
 for each row
-when (old.maturity is distinct from new.maturity or old.forgotten_at is distinct from new.forgotten_at)
+when (
+    old.maturity is distinct from new.maturity
+    or old.forgotten_at is distinct from new.forgotten_at
+    or old.review_state is distinct from new.review_state
+)
 execute function pymem_private.record_state_transition('rule');

@@ -143,7 +143,9 @@ create or replace function pymem.memory_store_fact(
     embedding public.vector default null,
     embedding_model text default null,
     token_count integer default null,
-    metadata jsonb default '{}'
+    metadata jsonb default '{}',
+    source text default null,
+    citation text default null
 )
 returns table (
     memory_type text,
@@ -151,7 +153,9 @@ returns table (
     tenant_id text,
     embedded boolean,
     supersedes_id uuid,
-    expires_at timestamptz
+    expires_at timestamptz,
+    review_state text,
+    review_reason text
 )
 language plpgsql
 volatile
@@ -162,6 +166,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
     v_supersedes uuid;
+    v_grounded record;
 begin
     perform pymem_private.require_text('subject', subject, 500);
     perform pymem_private.require_text('predicate', predicate, 500);
@@ -170,35 +175,44 @@ begin
     perform pymem_private.require_range('confidence', confidence, 0, 1);
     perform pymem_private.require_text('scope', scope, 200);
     perform pymem.memory_decay_rate(permanence);  -- PM002 naming the valid values
+    select * into v_grounded  -- PM007 for speculation: nothing is written
+      from pymem_private.ground(v_tenant, content, source, citation, source_episode_id);
     insert into pymem.facts as f (
         tenant_id, subject, predicate, content, importance, permanence, scope, tags, confidence,
-        source_butler, source_episode_id, embedding, embedding_model, token_count, metadata
+        source_butler, source_episode_id, embedding, embedding_model, token_count, metadata,
+        validity, source, citation, review_reason
     ) values (
         v_tenant, subject, predicate, content, importance, permanence, scope, pymem_private.tags_jsonb(tags),
-        confidence, nullif(pg_catalog.btrim(source_butler), ''),
-        pymem_private.require_source_episode(v_tenant, source_episode_id),
+        confidence, nullif(pg_catalog.btrim(source_butler), ''), v_grounded.source_episode_id,
         pymem_private.require_embedding('embedding', embedding),
         pymem_private.embedding_model_for(embedding, embedding_model),
         pymem_private.require_token_count(token_count),
-        pymem_private.require_metadata(metadata)
+        pymem_private.require_metadata(metadata),
+        case v_grounded.review_state when 'approved' then 'active' else 'pending_review' end,
+        source, v_grounded.citation, v_grounded.review_reason
     )
     returning f.id, f.supersedes_id into v_id, v_supersedes;
-    if source_episode_id is not null then
+    if v_grounded.source_episode_id is not null then
         insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
-        values (v_tenant, 'fact', v_id, 'episode', source_episode_id, 'derived_from')
+        values (v_tenant, 'fact', v_id, 'episode', v_grounded.source_episode_id, 'derived_from')
         on conflict do nothing;
     end if;
-    return query select 'fact'::text, v_id, v_tenant, embedding is not null, v_supersedes, null::timestamptz;
+    return query select
+        'fact'::text, v_id, v_tenant, embedding is not null, v_supersedes, null::timestamptz,
+        v_grounded.review_state, v_grounded.review_reason;
 end;
 $$;
 
 comment on function pymem.memory_store_fact(
     text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
-    integer, jsonb
+    integer, jsonb, text, text
 ) is
-$$Stores a subject-predicate fact and returns what was stored: memory_type, memory_id, tenant_id, embedded and
-supersedes_id. An active fact with the same subject and predicate is superseded (validity 'superseded', the new fact's supersedes_id and a 'supersedes' link); permanence sets
-the decay rate (permanent 0, stable 0.002, standard 0.008, volatile 0.03, ephemeral 0.1 per day).
+$$Stores a subject-predicate fact and returns what was stored: memory_type, memory_id, tenant_id, embedded,
+supersedes_id, review_state and review_reason. An active fact with the same subject and predicate is superseded
+(validity 'superseded', the new fact's supersedes_id and a 'supersedes' link); permanence sets the decay rate
+(permanent 0, stable 0.002, standard 0.008, volatile 0.03, ephemeral 0.1 per day). source and citation give its
+provenance and decide its tier (memory_ingestion_tier): approved; 'pending_review' (validity 'pending_review':
+not recalled, supersedes nothing until memory_confirm); or refused as speculation, PM007, nothing stored.
 Example: select memory_id, supersedes_id
 from memory_store_fact(subject => 'user', predicate => 'favorite_color', content => 'blue');$$;
 
@@ -213,7 +227,9 @@ create or replace function pymem.memory_store_rule(
     embedding public.vector default null,
     embedding_model text default null,
     token_count integer default null,
-    metadata jsonb default '{}'
+    metadata jsonb default '{}',
+    source text default null,
+    citation text default null
 )
 returns table (
     memory_type text,
@@ -221,7 +237,9 @@ returns table (
     tenant_id text,
     embedded boolean,
     supersedes_id uuid,
-    expires_at timestamptz
+    expires_at timestamptz,
+    review_state text,
+    review_reason text
 )
 language plpgsql
 volatile
@@ -231,37 +249,44 @@ as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
     v_id uuid;
+    v_grounded record;
 begin
     perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_text('scope', scope, 200);
     perform pymem.memory_decay_rate(permanence);
+    select * into v_grounded  -- PM007 for speculation: nothing is written
+      from pymem_private.ground(v_tenant, content, source, citation, source_episode_id);
     insert into pymem.rules as r (
         tenant_id, content, scope, tags, permanence, maturity, confidence, source_butler, source_episode_id,
-        embedding, embedding_model, token_count, metadata
+        embedding, embedding_model, token_count, metadata, review_state, source, citation, review_reason
     ) values (
         v_tenant, content, scope, pymem_private.tags_jsonb(tags), permanence, 'candidate',
         pymem.memory_rule_confidence('candidate'), nullif(pg_catalog.btrim(source_butler), ''),
-        pymem_private.require_source_episode(v_tenant, source_episode_id),
+        v_grounded.source_episode_id,
         pymem_private.require_embedding('embedding', embedding),
         pymem_private.embedding_model_for(embedding, embedding_model),
         pymem_private.require_token_count(token_count),
-        pymem_private.require_metadata(metadata)
+        pymem_private.require_metadata(metadata),
+        v_grounded.review_state, source, v_grounded.citation, v_grounded.review_reason
     )
     returning r.id into v_id;
-    if source_episode_id is not null then
+    if v_grounded.source_episode_id is not null then
         insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
-        values (v_tenant, 'rule', v_id, 'episode', source_episode_id, 'derived_from')
+        values (v_tenant, 'rule', v_id, 'episode', v_grounded.source_episode_id, 'derived_from')
         on conflict do nothing;
     end if;
-    return query select 'rule'::text, v_id, v_tenant, embedding is not null, null::uuid, null::timestamptz;
+    return query select
+        'rule'::text, v_id, v_tenant, embedding is not null, null::uuid, null::timestamptz,
+        v_grounded.review_state, v_grounded.review_reason;
 end;
 $$;
 
 comment on function pymem.memory_store_rule(
-    text, text, text[], text, text, uuid, public.vector, text, integer, jsonb
+    text, text, text[], text, text, uuid, public.vector, text, integer, jsonb, text, text
 ) is
 $$Stores a learned behaviour as a candidate rule (confidence 0.5) and returns what was stored (memory_type,
-memory_id, tenant_id, embedded); helpful and harmful
+memory_id, tenant_id, embedded, review_state, review_reason). source and citation decide its tier as for
+memory_store_fact (review_state 'pending_review': not recalled until memory_confirm); helpful and harmful
 feedback (memory_mark_helpful, memory_mark_harmful) move its maturity.
 Example: select memory_id
 from memory_store_rule(content => 'Always confirm before sending messages', scope => 'global');$$;

@@ -65,6 +65,9 @@ begin
     if v_type = 'fact' then
         v_was := tg_op <> 'INSERT' and old.validity = 'active';
         v_is := tg_op <> 'DELETE' and new.validity = 'active';
+    elsif v_type = 'rule' then
+        v_was := tg_op <> 'INSERT' and old.forgotten_at is null and old.review_state = 'approved';
+        v_is := tg_op <> 'DELETE' and new.forgotten_at is null and new.review_state = 'approved';
     else
         v_was := tg_op <> 'INSERT' and old.forgotten_at is null;
         v_is := tg_op <> 'DELETE' and new.forgotten_at is null;
@@ -90,7 +93,7 @@ $$;
 comment on function pymem_private.keyword_stats_maintain() is
 $$Trigger (after insert, delete, and update of the search vector or the searchable state on episodes, facts,
 rules; argument: memory type): keeps pymem.keyword_stats and pymem.keyword_lexemes equal to the searchable rows
-(active facts; rules and episodes without forgotten_at).$$;
+(active facts; approved rules and episodes without forgotten_at).$$;
 
 
 create or replace function pymem_private.keyword_stats_truncate()
@@ -130,11 +133,12 @@ after insert or delete on pymem.rules
 for each row execute function pymem_private.keyword_stats_maintain('rule');
 
 create or replace trigger rules_keyword_stats_update
-after update of content, search_vector, forgotten_at on pymem.rules
+after update of content, search_vector, forgotten_at, review_state on pymem.rules
 for each row
 when (
     old.search_vector is distinct from new.search_vector
     or (old.forgotten_at is null) is distinct from (new.forgotten_at is null)
+    or old.review_state is distinct from new.review_state
 )
 execute function pymem_private.keyword_stats_maintain('rule');
 

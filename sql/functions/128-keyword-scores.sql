@@ -108,6 +108,7 @@ as $$
           and r.search_vector operator(pymem_private.@@@) p_tsquery
           and r.created_at <= at.v_at
           and (r.forgotten_at is null or r.forgotten_at > at.v_at)
+          and r.review_state = 'approved'
           and (p_scope is null or r.scope in ('global', p_scope))
           and r.confidence * exp(
                 -r.decay_rate * greatest(

@@ -137,6 +137,7 @@ begin
           and r.tenant_id = p_tenant
           and r.created_at <= v_at
           and (r.forgotten_at is null or r.forgotten_at > v_at)
+          and r.review_state = 'approved'
           and (p_scope is null or r.scope in ('global', p_scope))
           -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
           -- inlined, and calling it per row cost more than the rest of the filter

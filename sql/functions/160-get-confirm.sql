@@ -117,7 +117,9 @@ returns table (
     confidence double precision,
     effective_confidence double precision,
     previous_effective_confidence double precision,
-    last_confirmed_at timestamptz
+    last_confirmed_at timestamptz,
+    approved boolean,
+    supersedes_id uuid
 )
 language plpgsql
 volatile
@@ -132,6 +134,9 @@ declare
     v_confidence double precision;
     v_decay double precision;
     v_previous timestamptz;
+    v_approved boolean;
+    v_supersedes uuid;
+    v_saved_reason text := pg_catalog.current_setting('pymem.reason', true);
 begin
     if v_type = 'episode' then
         raise exception 'episodes cannot be confirmed: they have no confidence that decays'
@@ -146,7 +151,11 @@ begin
           from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_confirm.id
            for update;
     else
-        select case when r.forgotten_at is null then 'active' else 'forgotten' end,
+        select case
+                   when r.forgotten_at is not null then 'forgotten'
+                   when r.review_state = 'pending_review' then 'pending_review'
+                   else 'active'
+               end,
                r.confidence, r.decay_rate, r.last_confirmed_at
           into v_state, v_confidence, v_decay, v_previous
           from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_confirm.id
@@ -155,20 +164,33 @@ begin
     if v_state is null then
         perform pymem_private.not_found(v_type, id);
     end if;
-    if v_state <> 'active' then
+    if v_state not in ('active', 'pending_review') then
         raise exception 'cannot confirm % %: it is %', v_type, id, v_state
-            using errcode = 'PM002', detail = 'only active facts and rules that are not forgotten can be confirmed';
+            using errcode = 'PM002',
+                  detail = 'only active facts, rules that are not forgotten, and what waits for review can be confirmed';
+    end if;
+    -- confirming what was kept for review approves it: a fact becomes active (and supersedes the active fact
+    -- of its subject and predicate, the facts_supersede trigger's work), a rule is recalled from now on
+    v_approved := v_state = 'pending_review';
+    if v_approved then
+        perform pg_catalog.set_config('pymem.reason', 'approved by memory_confirm', true);
     end if;
     if v_type = 'fact' then
-        update pymem.facts as f set last_confirmed_at = pg_catalog.now()
-         where f.tenant_id = v_tenant and f.id = memory_confirm.id;
+        update pymem.facts as f
+           set last_confirmed_at = pg_catalog.now(),
+               validity = case when v_approved then 'active' else f.validity end
+         where f.tenant_id = v_tenant and f.id = memory_confirm.id
+        returning f.supersedes_id into v_supersedes;
     else
-        update pymem.rules as r set last_confirmed_at = pg_catalog.now()
+        update pymem.rules as r
+           set last_confirmed_at = pg_catalog.now(),
+               review_state = 'approved'
          where r.tenant_id = v_tenant and r.id = memory_confirm.id;
     end if;
+    perform pg_catalog.set_config('pymem.reason', coalesce(v_saved_reason, ''), true);
     insert into pymem.memory_events (memory_type, memory_id, operation, from_state, to_state, details)
     values (
-        v_type, id, 'confirm', v_state, v_state,
+        v_type, id, 'confirm', v_state, case when v_approved then 'active' else v_state end,
         pg_catalog.jsonb_build_object(
             'previous_last_confirmed_at', v_previous,
             'previous_effective_confidence',
@@ -178,12 +200,15 @@ begin
     return query select
         v_type, memory_confirm.id, v_confidence, v_confidence,
         pymem.memory_effective_confidence(v_confidence, v_decay, v_previous, pg_catalog.now()),
-        pg_catalog.now();
+        pg_catalog.now(), v_approved, v_supersedes;
 end;
 $$;
 
 comment on function pymem.memory_confirm(text, uuid) is
 $$Confirms that an active fact or rule still holds: last_confirmed_at = now(), which resets its decay so its
-effective confidence equals its stored confidence again; writes a 'confirm' event. Episodes are rejected
+effective confidence equals its stored confidence again; writes a 'confirm' event. Confirming a fact or rule kept
+for review (validity or review_state 'pending_review') approves it (approved true): recall, search and context
+return it from now on, and an approved fact supersedes the active fact of its subject and predicate
+(supersedes_id). Episodes are rejected
 (PM002: they do not decay); PM003 when the tenant has no such memory.
 Example: select * from memory_confirm(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;

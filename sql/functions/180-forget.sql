@@ -32,7 +32,10 @@ begin
             select f.validity, f.invalidated_at into v_before, v_at
               from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_forget.id for update;
         elsif v_type = 'rule' then
-            select case when r.forgotten_at is null then r.maturity else 'forgotten' end, r.forgotten_at
+            select pymem_private.memory_state('rule', pg_catalog.jsonb_build_object(
+                       'forgotten_at', r.forgotten_at, 'review_state', r.review_state, 'maturity', r.maturity
+                   )),
+                   r.forgotten_at
               into v_before, v_at
               from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_forget.id for update;
         else

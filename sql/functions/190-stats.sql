@@ -21,7 +21,9 @@ returns table (
     episodes_forgotten bigint,
     episode_backlog_age interval,
     unembedded bigint,
-    embedding_models text[]
+    embedding_models text[],
+    facts_pending_review bigint,
+    rules_pending_review bigint
 )
 language plpgsql
 stable
@@ -65,10 +67,22 @@ begin
         (select pg_catalog.count(*) from f where f.validity = 'retracted'),
         (select pg_catalog.count(*) from f where f.validity = 'expired'),
         (select pg_catalog.count(*) from r),
-        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.maturity = 'candidate'),
-        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.maturity = 'established'),
-        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.maturity = 'proven'),
-        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.maturity = 'anti_pattern'),
+        (
+            select pg_catalog.count(*) from r
+            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'candidate'
+        ),
+        (
+            select pg_catalog.count(*) from r
+            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'established'
+        ),
+        (
+            select pg_catalog.count(*) from r
+            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'proven'
+        ),
+        (
+            select pg_catalog.count(*) from r
+            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'anti_pattern'
+        ),
         (select pg_catalog.count(*) from r where r.forgotten_at is not null),
         (select pg_catalog.count(*) from e),
         (select pg_catalog.count(*) from live_episodes as l where not l.consolidated),
@@ -92,7 +106,9 @@ begin
                 union all
                 select e.embedding_model from e where e.embedding_model is not null
             ) as m
-        );
+        ),
+        (select pg_catalog.count(*) from f where f.validity = 'pending_review'),
+        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.review_state = 'pending_review');
 end;
 $$;
 
@@ -100,6 +116,7 @@ comment on function pymem.memory_stats(text, double precision) is
 $$Counts and health of the tenant's memory: facts by validity (fading = active facts whose effective confidence
 is below min_confidence, so recall skips them until confirmed), rules by maturity (forgotten ones apart), episodes
 (unconsolidated and live; expired = past expires_at, not yet removed), the age of the oldest unconsolidated live
-episode (episode_backlog_age), retrievable rows without an embedding (found by keyword only) and the embedding
-models in use. With scope: facts and rules of 'global' and scope, episodes of butler = scope.
+episode (episode_backlog_age), retrievable rows without an embedding (found by keyword only), the embedding
+models in use, and the facts and rules kept for review (facts_pending_review, rules_pending_review: stored without
+grounding, see memory_ingestion_tier; memory_confirm approves, memory_forget rejects). With scope: facts and rules of 'global' and scope, episodes of butler = scope.
 Example: select * from memory_stats(scope => 'health');$$;

@@ -153,7 +153,8 @@ begin
           and (after is null or f.id > after)
         union all
         select r.id from pymem.rules as r
-        where v_type = 'rule' and r.tenant_id = v_tenant and r.forgotten_at is null and r.embedding is not null
+        where v_type = 'rule' and r.tenant_id = v_tenant and r.forgotten_at is null and r.review_state = 'approved'
+          and r.embedding is not null
           and (after is null or r.id > after)
         order by 1
         limit v_limit
@@ -168,6 +169,7 @@ begin
             union all
             select r.scope, r.embedding, r.embedding_model from pymem.rules as r
             where v_type = 'rule' and r.tenant_id = v_tenant and r.id = v_id and r.forgotten_at is null
+              and r.review_state = 'approved'
         ) as n;
         continue when not found;
         -- until the row is merged or has no live near-duplicate left (more than 10 take several rounds)
@@ -199,7 +201,8 @@ begin
                                n.embedding operator(public.<=>) v_row.embedding as distance
                         from pymem.rules as n
                         where v_type = 'rule' and n.tenant_id = v_tenant and n.scope = v_row.scope
-                          and n.forgotten_at is null and n.embedding_model = v_row.embedding_model and n.id <> v_id
+                          and n.forgotten_at is null and n.review_state = 'approved'
+                          and n.embedding_model = v_row.embedding_model and n.id <> v_id
                         order by n.embedding operator(public.<=>) v_row.embedding
                         limit 10
                     ) as nn

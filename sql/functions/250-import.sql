@@ -241,6 +241,9 @@ begin
     perform pg_catalog.pg_advisory_xact_lock(
         pg_catalog.hashtextextended(v_tenant || chr(31) || memory_import_file.subject, 7343)
     );
+    -- The chunks are passages of the operator's own file, cited by its path, not claims: grounding
+    -- (118-grounding.sql) keeps one for review when it tries to instruct the agent and judges no speculation.
+    perform pg_catalog.set_config('pymem.document_import', 'on', true);
     -- The plan is materialised before the first write, so the writes below do not change it.
     for v_row in
         select p.chunk, p.predicate, p.action, p.fact_id
@@ -262,6 +265,8 @@ begin
                 scope => memory_import_file.scope,
                 tags => array['imported'],
                 source_butler => memory_import_file.butler,
+                source => 'import',
+                citation => memory_import_file.subject,
                 embedding => v_embeddings[v_row.chunk],
                 embedding_model => case when v_embeddings[v_row.chunk] is not null then memory_import_file.embedding_model end,
                 token_count => v_tokens[v_row.chunk],
@@ -283,6 +288,7 @@ begin
             v_retracted := v_retracted + 1;
         end if;
     end loop;
+    perform pg_catalog.set_config('pymem.document_import', '', true);
     return query select v_count, v_new, v_updated, v_unchanged, v_retracted;
 end;
 $$;
@@ -290,8 +296,9 @@ $$;
 comment on function pymem.memory_import_file(text, text[], public.vector[], integer[], text, text, date, text) is
 $$Imports one file as facts and returns what it did (chunk_count = new + updated + unchanged, and retracted_count).
 Decides like memory_import_plan: a new or updated chunk n is stored through memory_store_fact (subject, predicate
-'chunk n', permanence 'permanent', tags {imported}, source_butler = butler, metadata {source_path, chunk,
-source_date?}; an updated one supersedes the active fact), with embeddings[n] and token_counts[n] (each array NULL,
+'chunk n', permanence 'permanent', tags {imported}, source_butler = butler, source 'import', citation = subject,
+metadata {source_path, chunk, source_date?}; an updated one supersedes the active fact; a chunk that tries to
+instruct the agent is kept for review, and no chunk is refused as speculation: it is a passage of a document), with embeddings[n] and token_counts[n] (each array NULL,
 or one element per chunk, NULL where not needed; embedding_model is required with an embedding); an unchanged chunk
 writes nothing; an active imported fact whose chunk the file no longer has is retracted through memory_forget
 (reason 'no longer in <subject>'). Imports of one file are serialised per tenant. PM002 on invalid arguments;

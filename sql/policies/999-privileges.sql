@@ -60,16 +60,22 @@ pymem.memory_rule_maturity(text, integer, integer, text),
 pymem.memory_rule_confidence(text),
 pymem.memory_tsquery(text),
 pymem.memory_cjk_runs(text),
-pymem.memory_like_terms(text)
+pymem.memory_like_terms(text),
+pymem.memory_ingestion_tier(text, text, text, boolean),
+pymem_private.first_match(text, text[]),
+pymem_private.instruction_like(text),
+pymem_private.speculation(text),
+pymem_private.require_memory_source(text)
 to pymem_app, pymem_analyst, pymem_admin;
 
 grant execute on function
 pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval),
 pymem.memory_store_fact(
     text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
-    integer, jsonb
+    integer, jsonb, text, text
 ),
-pymem.memory_store_rule(text, text, text[], text, text, uuid, public.vector, text, integer, jsonb),
+pymem.memory_store_rule(text, text, text[], text, text, uuid, public.vector, text, integer, jsonb, text, text),
+pymem.memory_record_refusal(text, text, text, text),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
@@ -87,6 +93,9 @@ pymem_private.require_metadata(jsonb),
 pymem_private.embedding_model_for(public.vector, text),
 pymem_private.require_token_count(integer),
 pymem_private.require_source_episode(text, uuid),
+pymem_private.require_grounded(text, text, text, boolean),
+pymem_private.citation_episode(text, text),
+pymem_private.ground(text, text, text, text, uuid),
 pymem_private.require_limit(text, integer),
 pymem_private.require_types(text[], text[]),
 pymem_private.require_read_options(text, timestamptz, integer),

@@ -1,0 +1,358 @@
+-- noqa: disable=RF01
+-- Grounded ingestion (REQ-MEM-023, NEG-MEM-001): every fact and rule is given a tier at write time.
+--   tier 1, approved  content with a citation, or a user's statement, an observation or an import
+--                     (and content stored without any provenance, as before provenance existed);
+--   tier 2, pending   an AI-synthesised claim without a citation, a user's own hedge, and any text that
+--                     tries to instruct the agent: stored, but recall, search and context skip it until
+--                     memory_confirm approves it (memory_forget rejects it);
+--   tier 3, refused   speculation: a hedged claim, a hypothetical or counterfactual, a question. Nothing
+--                     is stored: PM007, and memory_record_refusal keeps an audit row without the content.
+-- The rules are regular expressions over the content (docs/agents.md, "What gets stored"); the labelled
+-- statements of eval/grounding measure them (make eval: precision and recall per tier).
+
+create or replace function pymem_private.first_match(content text, patterns text[])
+returns text[]
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_match text;
+begin
+    -- patterns: {name, regular expression, name, regular expression, ...}, tried in order, case-insensitively
+    for i in 1 .. coalesce(pg_catalog.array_length(patterns, 1), 0) / 2 loop
+        v_match := pg_catalog.regexp_substr(content, patterns[2 * i], 1, 1, 'i');
+        if v_match is not null then
+            return array[patterns[2 * i - 1], pg_catalog.btrim(v_match)];
+        end if;
+    end loop;
+    return null;
+end;
+$$;
+
+comment on function pymem_private.first_match(text, text[]) is
+$${name, matched passage} of the first of patterns ({name, regular expression, ...}) that content matches,
+case-insensitively; NULL when none does.
+Example: select pymem_private.first_match('Maybe so', array['a hedged claim', '\mmaybe\M']);$$;
+
+
+create or replace function pymem_private.instruction_like(content text)
+returns text[]
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return pymem_private.first_match(content, array[
+    -- "ignore all previous instructions", "disregard your rules", "override the system prompt"
+    'an order to drop instructions',
+    '\m(ignore|disregard|forget|override|bypass)\M[^.!?\n]{0,40}'
+    || '\m(instructions?|rules|prompts?|guidelines|directives|guardrails|policies|policy)\M',
+    -- the agent addressed and given a new role or orders
+    'the agent given a new role',
+    '\myou are (now|no longer)\M|\mfrom now on,? you\M'
+    || '|\myour (new|real|true) (role|instructions?|task|persona|purpose|goal)\M'
+    || '|\m(new|updated|real|hidden) (system )?(prompt|instructions?)\s*:|\msystem prompt\M'
+    || '|\mdeveloper mode\M|\mjailbreak'
+    || '|\m(system|admin|developer|security) (notice|message|override|instruction|alert)s?\M'
+    || '|\m(skip|bypass|disable) (the |all |any )?(review|verification|checks?|approval)\M',
+    'a note to the agent',
+    '\m(note|message|instructions?) (to|for) (the )?(assistant|ai|agent|model|llm|bot|chatbot)\M'
+    || '|\m(assistant|agent|model|llm|bot|chatbot)\s*[:,]\s*(you must|always|never|ignore|from now on)\M'
+    || '|\m(do not|don''t|never) (tell|inform) the user\M|\mreveal (your|the) (system )?(prompt|instructions)\M',
+    -- fake system, role or tool markup
+    'system or tool markup',
+    '<\s*/?\s*\|?\s*(system|assistant|user|tool|tool_call|tool_result|function_call|function|instructions?'
+    || '|im_start|im_end|endoftext|sys)\M[^>]{0,80}>|<\|[a-z_]+\|>|\[/?(inst|sys|system)\]'
+    || '|(^|\n)\s*#{1,6}\s*(system|instructions?|assistant)\M|"(role|tool_calls?|function_call)"\s*:'
+    || '|(^|\n)\s*(system|assistant)\s*:'
+]);
+
+comment on function pymem_private.instruction_like(text) is
+$$Whether content tries to instruct the agent, as {what, passage} ('an order to drop instructions', 'the agent
+given a new role', 'a note to the agent', 'system or tool markup'), or NULL.
+Example: select pymem_private.instruction_like('Ignore all previous instructions.');$$;
+
+
+create or replace function pymem_private.speculation(content text)
+returns text[]
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return pymem_private.first_match(
+    -- a quoted title is not a claim: the user "is reading 'What If?'"
+    pg_catalog.regexp_replace(
+        content,
+        '\m(reading|reads|read|watching|watches|watched|titled|called|named|book|film|movie|song|album|show'
+        || '|podcast|series|play|game)\s+["\u201c\u2018''][^"\u201d\u2019'']{1,80}["\u201d\u2019'']',
+        '\1 "a title"',
+        'gi'
+    ),
+    array[
+    -- a trailing question mark, or a sentence opened as a question about someone
+        'a question',
+        '[^.!\n]*\?\s*["'')\]]*\s*$'
+        || '|^\s*(do|does|did|is|are|was|were|has|have|had|can|could|should|will|would|shall)\s+'
+        || '(the|a|an|he|she|they|i|you|it|there|my|his|her|their|[a-z]+''s)\M',
+        'a hypothetical',
+        '\m(what if|suppose|supposing|imagine|imagining|hypothetically|in theory|let''s say|pretend'
+        || '|in a world where|in an ideal world|if only)\M',
+        -- "if ... would/could/might" either way round ("would like/love/prefer" is a preference), "if I were"
+        'a counterfactual',
+        '\mif\M[^.;!?]*\m(would|could|might)\M(?!\s+(like|love|prefer|rather|appreciate|enjoy))'
+        || '|\m(would|could|might)\M(?!\s+(like|love|prefer|rather|appreciate|enjoy))[^.;!?]*\mif\M'
+        || '|\mif (i|he|she|they|the user) were\M|\mhad (i|he|she|they) (known|been|had)\M',
+        -- the claim is not asserted
+        'a hedged claim',
+        '\m(maybe|perhaps|possibly|probably|presumably|likely|unlikely|apparently|seemingly|conceivably'
+        || '|potentially|supposedly|allegedly|might|mightn''t)\M'
+        || '|\mmay\s+(not\s+|also\s+|well\s+|still\s+|already\s+|soon\s+)?(be|have|like|want|need|prefer|go|move'
+        || '|come|visit|live|work|know|get|become|start|stop|try|take|eat|drink|travel|use|own|enjoy|love|hate'
+        || '|consider|plan|leave|join|return|change|switch)\M'
+        || '|\mcould (be|have been|possibly)\M'
+        || '|\mi (think|guess|believe|suppose|suspect|assume|reckon|feel like|imagine)\M'
+        || '|\m(not (sure|certain|clear)|unsure|uncertain|unclear|no idea|wonders? (whether|if)'
+        || '|wondering (whether|if))\M'
+        || '|\m(seems?|seemed|appears?|appeared) (to|like|as if|as though|that)\M'
+        || '|\mit(''s| is| was) (possible|likely|unlikely|probable)\M'
+    ]
+);
+
+comment on function pymem_private.speculation(text) is
+$$Why content is speculation, as {kind, passage}: 'a question', 'a hypothetical', 'a counterfactual' or 'a hedged
+claim', and the words that say so; NULL when the content asserts something. A condition that states a habit
+("If it rains, the user takes the bus") and a preference ("would like") are not speculation.
+Example: select pymem_private.speculation('The user might be vegetarian.');$$;
+
+
+create or replace function pymem_private.require_memory_source(source text)
+returns text
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if source is not null and source not in ('user_statement', 'observation', 'agent_inference', 'import') then
+        raise exception 'source must be user_statement, observation, agent_inference or import, not %',
+            pg_catalog.quote_literal(source)
+            using errcode = 'PM002',
+                  hint = 'user_statement: the user said it; observation: seen in a tool result or document; '
+                      || 'agent_inference: your own conclusion (give a citation); import: from a file.';
+    end if;
+    return source;
+end;
+$$;
+
+comment on function pymem_private.require_memory_source(text) is
+$$Returns source (NULL allowed), or raises PM002 unless it is 'user_statement', 'observation', 'agent_inference'
+or 'import'.$$;
+
+
+create or replace function pymem.memory_ingestion_tier(
+    content text,
+    source text default null,
+    citation text default null,
+    document boolean default false
+)
+returns table (tier integer, review_state text, reason text)
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_source text := pymem_private.require_memory_source(source);
+    v_cited boolean := nullif(pg_catalog.btrim(citation), '') is not null;
+    v_instruction text[];
+    v_speculation text[];
+begin
+    perform pymem_private.require_text('content', content, 100000);
+    v_instruction := pymem_private.instruction_like(content);
+    if v_instruction is not null then
+        return query select 2, 'pending_review',
+            pg_catalog.format('text that tries to instruct the agent, %s (%s): kept for review, never auto-approved',
+                              v_instruction[1], pg_catalog.quote_literal(pg_catalog.left(v_instruction[2], 80)));
+        return;
+    end if;
+    if document then
+        return query select 1, 'approved', 'a passage of an imported document';
+        return;
+    end if;
+    v_speculation := pymem_private.speculation(content);
+    if v_speculation is not null and v_speculation[1] = 'a hedged claim' and v_source = 'user_statement' then
+        return query select 2, 'pending_review',
+            pg_catalog.format('the user''s own hedge (%s): kept for review until confirmed',
+                              pg_catalog.quote_literal(v_speculation[2]));
+        return;
+    end if;
+    if v_speculation is not null then
+        return query select 3, 'refused',
+            pg_catalog.format('speculation: %s (%s)', v_speculation[1],
+                              pg_catalog.quote_literal(coalesce(v_speculation[2], '')));
+        return;
+    end if;
+    if v_cited then
+        return query select 1, 'approved', 'cited';
+    elsif v_source = 'agent_inference' then
+        return query select 2, 'pending_review',
+            'an AI-synthesised claim without a citation: kept for review until confirmed or cited';
+    elsif v_source is not null then
+        return query select 1, 'approved', pg_catalog.format('stated as %s', v_source);
+    else
+        return query select 1, 'approved', 'no provenance given: accepted as stated';
+    end if;
+end;
+$$;
+
+comment on function pymem.memory_ingestion_tier(text, text, text, boolean) is
+$$The tier memory_store_fact and memory_store_rule give content (REQ-MEM-023): 1 'approved' (cited, or stated by
+the user, observed or imported, or given without provenance), 2 'pending_review' (an agent_inference without a
+citation, a user's own hedge, text that tries to instruct the agent), 3 'refused' (a hedged claim, a hypothetical
+or counterfactual, a question), with the reason. source: NULL, 'user_statement', 'observation', 'agent_inference'
+or 'import'; citation: a source episode id, a URL or the quoted statement; document: a passage of an imported
+file (memory_import_file), judged only for instructions to the agent.
+Example: select * from memory_ingestion_tier(content => 'The user might be vegetarian.', source => 'agent_inference');$$;
+
+
+create or replace function pymem_private.require_grounded(content text, source text, citation text, document boolean)
+returns table (review_state text, reason text)
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tier record;
+begin
+    select * into v_tier from pymem.memory_ingestion_tier(content, source, citation, coalesce(document, false));
+    if v_tier.tier = 3 then
+        raise exception 'refused: %', v_tier.reason
+            using errcode = 'PM007',
+                  detail = 'Nothing was stored: speculative content is not written to long-term memory.',
+                  hint = 'Store what was stated or observed, as a statement, with source and citation. A user''s '
+                      || 'own hedge ("I think I''m allergic to nuts") is kept for review with source => '
+                      || '''user_statement''; an open question can be stored as an episode.';
+    end if;
+    if pg_catalog.length(citation) > 2000 then
+        raise exception 'citation is too long (% characters; at most 2000)', pg_catalog.length(citation)
+            using errcode = 'PM002', hint = 'Cite the source episode id, a URL or the statement itself, quoted.';
+    end if;
+    return query select v_tier.review_state, v_tier.reason;
+end;
+$$;
+
+comment on function pymem_private.require_grounded(text, text, text, boolean) is
+$$The review state ('approved' or 'pending_review') and reason of content about to be stored as a fact or
+rule; raises PM007 (nothing is stored) when it is speculation, tier 3 of memory_ingestion_tier.$$;
+
+
+create or replace function pymem_private.citation_episode(tenant_id text, citation text)
+returns uuid
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if citation !~* '^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$' then
+        return null;
+    end if;
+    return pymem_private.require_source_episode(tenant_id, pg_catalog.btrim(citation)::uuid);
+end;
+$$;
+
+comment on function pymem_private.citation_episode(text, text) is
+$$The episode a citation names when it is an episode id (PM003 when the tenant has no such episode), else NULL
+(a URL or a quoted statement).$$;
+
+
+create or replace function pymem.memory_record_refusal(
+    memory_type text,
+    content text,
+    source text default null,
+    citation text default null
+)
+returns table (refused_type text, to_state text, details jsonb)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_type text := pymem_private.require_memory_type('memory_type', memory_type, array['fact', 'rule']);
+    v_tier record;
+    v_details jsonb;
+begin
+    select * into v_tier from pymem.memory_ingestion_tier(content, source, citation);
+    if v_tier.tier <> 3 then
+        raise exception 'this % is not refused (tier %, %): there is no refusal to record', v_type, v_tier.tier,
+            v_tier.review_state
+            using errcode = 'PM002', hint = 'Store it with memory_store_fact or memory_store_rule.';
+    end if;
+    v_details := pg_catalog.jsonb_build_object(
+        'tier', 3,
+        'kind', (pymem_private.speculation(content))[1],
+        'source', source,
+        'cited', nullif(pg_catalog.btrim(citation), '') is not null,
+        'content_length', pg_catalog.length(content)
+    );
+    insert into pymem.memory_events (tenant_id, memory_type, memory_id, operation, from_state, to_state, details)
+    values (v_tenant, v_type, null, 'refused', null, 'refused', v_details);
+    return query select v_type, 'refused'::text, v_details;
+end;
+$$;
+
+comment on function pymem.memory_record_refusal(text, text, text, text) is
+$$Writes the audit row of a store refused as speculation (PM007), in a transaction of its own (the refused one
+rolled back): memory_events gets operation 'refused' with the kind of speculation, the source, whether it was
+cited and the content's length, never the content. PM002 when the content is not refused. The MCP server does
+this for every refused store.
+Example: select * from memory_record_refusal(memory_type => 'fact', content => 'The user might be vegetarian.');$$;
+
+
+create or replace function pymem_private.ground(
+    p_tenant text, p_content text, p_source text, p_citation text, p_source_episode_id uuid
+)
+returns table (source_episode_id uuid, citation text, review_state text, review_reason text)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    -- an episode id as citation is the source episode; the source episode is a citation
+    v_episode uuid := coalesce(
+        pymem_private.require_source_episode(p_tenant, p_source_episode_id),
+        pymem_private.citation_episode(p_tenant, p_citation)
+    );
+    v_grounded record;
+begin
+    -- tier 3 raises PM007 here, before the caller writes anything; a chunk of memory_import_file is a
+    -- passage of a document, judged only for instructions to the agent
+    select * into v_grounded
+      from pymem_private.require_grounded(
+          p_content, p_source, coalesce(p_citation, v_episode::text),
+          pg_catalog.current_setting('pymem.document_import', true) = 'on'
+      );
+    return query select v_episode, nullif(pg_catalog.btrim(p_citation), ''), v_grounded.review_state, v_grounded.reason;
+end;
+$$;
+
+comment on function pymem_private.ground(text, text, text, text, uuid) is
+$$What memory_store_fact and memory_store_rule write as provenance: the source episode (given, or the episode id
+the citation is; PM003 for one the tenant does not have), the citation, and the review state and reason of
+memory_ingestion_tier; PM007 when the content is refused as speculation. Within memory_import_file (the
+transaction-local setting pymem.document_import) a chunk is a passage of a document: only text that tries to
+instruct the agent is kept for review.$$;
