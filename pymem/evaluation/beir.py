@@ -157,6 +157,9 @@ def store_corpus(
                 embedding=vectors[index],
                 embedding_model=model_id,
                 metadata={"beir_id": doc_id},
+                # a passage of a cited document: grounding judges it for instructions only, not as a claim
+                source="import",
+                citation=f"{data.name}:{doc_id}",
             )
             ids[stored.memory_id] = doc_id
             if progress and ((index + 1) % 250 == 0 or index + 1 == len(data.doc_ids)):

@@ -103,8 +103,10 @@ return pymem_private.first_match(
         || '|in a world where|in an ideal world|if only)\M',
         -- "if ... would/could/might" either way round ("would like/love/prefer" is a preference), "if I were"
         'a counterfactual',
-        '\mif\M[^.;!?]*\m(would|could|might)\M(?!\s+(like|love|prefer|rather|appreciate|enjoy))'
-        || '|\m(would|could|might)\M(?!\s+(like|love|prefer|rather|appreciate|enjoy))[^.;!?]*\mif\M'
+        '\mif\M[^.;!?]*\m(would|could|might|i''d|you''d|he''d|she''d|they''d|we''d)\M'
+        || '(?!\s+(like|love|prefer|rather|appreciate|enjoy))'
+        || '|\m(would|could|might|i''d|you''d|he''d|she''d|they''d|we''d)\M'
+        || '(?!\s+(like|love|prefer|rather|appreciate|enjoy))[^.;!?]*\mif\M'
         || '|\mif (i|he|she|they|the user) were\M|\mhad (i|he|she|they) (known|been|had)\M',
         -- the claim is not asserted
         'a hedged claim',
@@ -182,7 +184,8 @@ begin
                               v_instruction[1], pg_catalog.quote_literal(pg_catalog.left(v_instruction[2], 80)));
         return;
     end if;
-    if document then
+    -- a passage of a cited document (an imported file, a corpus) is not a claim of the agent's
+    if document or (v_source = 'import' and v_cited) then
         return query select 1, 'approved', 'a passage of an imported document';
         return;
     end if;
@@ -217,8 +220,9 @@ $$The tier memory_store_fact and memory_store_rule give content (REQ-MEM-023): 1
 the user, observed or imported, or given without provenance), 2 'pending_review' (an agent_inference without a
 citation, a user's own hedge, text that tries to instruct the agent), 3 'refused' (a hedged claim, a hypothetical
 or counterfactual, a question), with the reason. source: NULL, 'user_statement', 'observation', 'agent_inference'
-or 'import'; citation: a source episode id, a URL or the quoted statement; document: a passage of an imported
-file (memory_import_file), judged only for instructions to the agent.
+or 'import'; citation: a source episode id, a URL or the quoted statement. A passage of a document (document
+true, or source 'import' with a citation: a chunk of memory_import_file, a corpus) is judged only for
+instructions to the agent.
 Example: select * from memory_ingestion_tier(content => 'The user might be vegetarian.', source => 'agent_inference');$$;
 
 
@@ -339,13 +343,9 @@ declare
     );
     v_grounded record;
 begin
-    -- tier 3 raises PM007 here, before the caller writes anything; a chunk of memory_import_file is a
-    -- passage of a document, judged only for instructions to the agent
+    -- tier 3 raises PM007 here, before the caller writes anything
     select * into v_grounded
-      from pymem_private.require_grounded(
-          p_content, p_source, coalesce(p_citation, v_episode::text),
-          pg_catalog.current_setting('pymem.document_import', true) = 'on'
-      );
+      from pymem_private.require_grounded(p_content, p_source, coalesce(p_citation, v_episode::text), false);
     return query select v_episode, nullif(pg_catalog.btrim(p_citation), ''), v_grounded.review_state, v_grounded.reason;
 end;
 $$;
@@ -353,6 +353,4 @@ $$;
 comment on function pymem_private.ground(text, text, text, text, uuid) is
 $$What memory_store_fact and memory_store_rule write as provenance: the source episode (given, or the episode id
 the citation is; PM003 for one the tenant does not have), the citation, and the review state and reason of
-memory_ingestion_tier; PM007 when the content is refused as speculation. Within memory_import_file (the
-transaction-local setting pymem.document_import) a chunk is a passage of a document: only text that tries to
-instruct the agent is kept for review.$$;
+memory_ingestion_tier; PM007 when the content is refused as speculation.$$;

@@ -241,9 +241,8 @@ begin
     perform pg_catalog.pg_advisory_xact_lock(
         pg_catalog.hashtextextended(v_tenant || chr(31) || memory_import_file.subject, 7343)
     );
-    -- The chunks are passages of the operator's own file, cited by its path, not claims: grounding
-    -- (118-grounding.sql) keeps one for review when it tries to instruct the agent and judges no speculation.
-    perform pg_catalog.set_config('pymem.document_import', 'on', true);
+    -- The chunks are passages of the operator's own file (source 'import', cited by its path), not claims:
+    -- grounding (118-grounding.sql) keeps one for review when it tries to instruct the agent, no more.
     -- The plan is materialised before the first write, so the writes below do not change it.
     for v_row in
         select p.chunk, p.predicate, p.action, p.fact_id
@@ -288,7 +287,6 @@ begin
             v_retracted := v_retracted + 1;
         end if;
     end loop;
-    perform pg_catalog.set_config('pymem.document_import', '', true);
     return query select v_count, v_new, v_updated, v_unchanged, v_retracted;
 end;
 $$;
