@@ -29,6 +29,7 @@ from psycopg.types.json import Jsonb
 from pymem.models import (
     ButlerSettings,
     ConfirmResult,
+    ConsolidatedEpisode,
     ContextCandidate,
     ContextChoice,
     FeedbackResult,
@@ -245,6 +246,28 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class ExtractedStatement:
+    """A row of pymem.memory_extract: a fact or rule the built-in extractor found in an episode."""
+
+    memory_type: str
+    subject: str | None
+    predicate: str | None
+    statement: str
+    negated: bool
+
+
+@dataclass(frozen=True)
+class PendingEpisode:
+    """A row of pymem.memory_unconsolidated_episodes."""
+
+    memory_id: UUID
+    source_butler: str
+    session_id: UUID | None
+    content: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
 class ImportPlanStep:
     """A row of pymem.memory_import_plan: what importing a file does to its chunk n."""
 
@@ -359,6 +382,31 @@ class MemoryClient(SqlClient):
             content=("text", content),
             source=("text", source),
             citation=("text", citation),
+        )
+
+    # Consolidation ----------------------------------------------------------------------------------
+
+    def extract(self, *, content: str) -> list[ExtractedStatement]:
+        """pymem.memory_extract: the facts and rules the built-in extractor finds in an episode's text."""
+        return self._rows(ExtractedStatement, "memory_extract", content=("text", content))
+
+    def consolidate(self, *, butler: str | None = None, limit: int | None = None) -> list[ConsolidatedEpisode]:
+        """pymem.memory_consolidate: the next unconsolidated episodes, through the built-in extractor."""
+        return self._rows(ConsolidatedEpisode, "memory_consolidate", butler=("text", butler), limit=("integer", limit))
+
+    def unconsolidated_episodes(self, *, butler: str | None = None, limit: int | None = None) -> list[PendingEpisode]:
+        """pymem.memory_unconsolidated_episodes: oldest first."""
+        return self._rows(
+            PendingEpisode, "memory_unconsolidated_episodes", butler=("text", butler), limit=("integer", limit)
+        )
+
+    def consolidate_episode(self, *, episode: UUID, statements: list[dict[str, Any]]) -> list[ConsolidatedEpisode]:
+        """pymem.memory_consolidate_episode: one episode with a model's statements (no row: done already)."""
+        return self._rows(
+            ConsolidatedEpisode,
+            "memory_consolidate_episode",
+            episode=("uuid", episode),
+            statements=("jsonb", Jsonb(statements)),
         )
 
     def store_rules(self, rules: Sequence[RuleArguments]) -> None:

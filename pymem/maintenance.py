@@ -33,6 +33,7 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
+from pymem.client import MemoryClient
 from pymem.errors import translate
 from pymem.operator_client import EmbeddingStatus, OperatorClient, RebuildStep
 from pymem.operator_client import IndexHealth as IndexHealth
@@ -102,6 +103,18 @@ class JanitorSummary:
     @property
     def changed(self) -> int:
         return self.episodes_expired + self.facts_merged + self.rules_merged
+
+
+@dataclass
+class ConsolidationSummary:
+    tenants: int = 0
+    episodes: int = 0
+    facts: int = 0
+    rules: int = 0
+    kept_for_review: int = 0
+    refused: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
 
 
 class ProgressBar:
@@ -401,5 +414,55 @@ def run_janitor(
                         break
     if check_health:
         summary.health = measure_index_health(dsn, admin_tenant=admin_tenant)
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+# Consolidation
+
+
+def run_consolidation(
+    dsn: str,
+    embedder: TextEmbedder | None,
+    *,
+    butler: str | None = None,
+    batch: int = 100,
+    tenants: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    admin_tenant: str = "default",
+) -> ConsolidationSummary:
+    """Consolidate every live unconsolidated episode (of butler, or all) with the built-in extractor, tenant by
+    tenant as pymem_app, one committed batch of pymem.memory_consolidate at a time (an interrupted run resumes
+    where it stopped; a concurrent one waits for the tenant's lock and finds the work done), then embed what was
+    stored (pymem reembed, for the tenants consolidated). SQL decides what is extracted, stored and refused."""
+    started = time.monotonic()
+    summary = ConsolidationSummary()
+    with _connect(dsn) as conn, _sql_errors():
+        client = OperatorClient(conn)
+        with _operator_transaction(conn, admin_tenant, "consolidation plan"):
+            plan = client.consolidation_plan(butler=butler, tenants=tenants, batch=batch)
+        total = sum(row.episodes for row in plan)
+        summary.tenants = len(plan)
+        if progress is not None:
+            progress(0, total, "")
+        memory = MemoryClient(conn)
+        for row in plan:
+            while True:
+                with _tenant_work(conn, row.tenant_id):
+                    done = memory.consolidate(butler=butler, limit=batch)
+                summary.episodes += len(done)
+                for episode in done:
+                    summary.facts += episode.facts
+                    summary.rules += episode.rules
+                    summary.kept_for_review += episode.kept_for_review
+                    summary.refused += episode.refused
+                if progress is not None:
+                    progress(min(summary.episodes, total), max(total, summary.episodes), f"tenant {row.tenant_id}")
+                if len(done) < batch:
+                    break
+    if embedder is not None and plan:
+        summary.embedded = reembed(
+            dsn, embedder, tenants=[row.tenant_id for row in plan], admin_tenant=admin_tenant
+        ).reembedded
     summary.seconds = time.monotonic() - started
     return summary

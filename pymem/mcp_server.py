@@ -1,4 +1,4 @@
-"""The pymem MCP server: twelve memory tools, each one SQL function in one tenant transaction.
+"""The pymem MCP server: thirteen memory tools, each one SQL function in one tenant transaction.
 
     pymem serve                                   # stdio; the tenant is PYMEM_TENANT / config
     pymem serve --transport http --port 8765      # streamable HTTP; tenants come from bearer tokens
@@ -6,9 +6,11 @@
 What happens on a call: the caller is resolved (a verified bearer token, else the operator's
 configured stdio tenant), the text is embedded, and ONE transaction sets the tenant and calls ONE
 method of the typed client (pymem.client), which calls ONE SQL function. The database does the rest
-and bounds it to the tenant by row-level security. (memory_context is the one tool with two SQL
-calls: SQL ranks, Python counts the rendered lines' tokens, SQL chooses what fits; see
-pymem.context.) No tool takes a tenant: a call carrying ``tenant``, ``tenant_id`` or any argument
+and bounds it to the tenant by row-level security. (Two tools make several SQL calls: memory_context,
+where SQL ranks, Python counts the rendered lines' tokens and SQL chooses what fits, see pymem.context;
+and memory_consolidate, where SQL lists the episodes and extracts, or the client's model extracts
+through MCP sampling, Python embeds, and SQL stores each episode's statements through grounded
+ingestion, see pymem.consolidation.) No tool takes a tenant: a call carrying ``tenant``, ``tenant_id`` or any argument
 the tool does not declare is refused with INVALID_PARAMS. An admin token may pass ``as_tenant``,
 which is logged (both tenants named) in that tenant's audit trail. At start, the server writes the
 butler.toml files into the database (pymem.butler_settings) for the tenants it serves.
@@ -29,7 +31,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -45,19 +47,21 @@ from mcp.server.auth.settings import AuthSettings
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.resolve import Resolve
+from mcp.server.mcpserver.resolve import Resolve, Sample
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, ToolAnnotations
+from mcp_types import INVALID_PARAMS, CreateMessageResult, TextContent, ToolAnnotations
 from psycopg_pool import ConnectionPool
 from pydantic import Field
 
-from pymem import __version__, butlers, context, token_counts
+from pymem import __version__, butlers, consolidation, context, token_counts
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
-from pymem.client import MemoryClient
+from pymem.client import MemoryClient, PendingEpisode
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, RefusedError, translate
 from pymem.models import (
     ConfirmResult,
+    ConsolidatedEpisode,
+    ConsolidateResult,
     ContextEntry,
     ContextResult,
     FeedbackResult,
@@ -777,6 +781,125 @@ async def memory_context(
     )
 
 
+def _client_samples(ctx: Context) -> bool:
+    """Whether the connected client declared MCP sampling (sampling/createMessage)."""
+    capabilities = ctx.client_capabilities
+    return capabilities is not None and capabilities.sampling is not None
+
+
+async def _consolidation_sample(
+    ctx: Context,
+    caller: CallerArg,
+    butler: str | None = None,
+    limit: int = 20,
+    extractor: str = "auto",
+    as_tenant: str | None = None,
+) -> Sample | None:
+    """Resolver of memory_consolidate: when the client's model extracts, one sampling request (MCP sampling) for
+    the batch of episodes the call consolidates; None when pymem's built-in extractor does."""
+    if extractor == "builtin" or (extractor == "auto" and not _client_samples(ctx)):
+        return None
+    if not _client_samples(ctx):
+        raise ToolError(
+            "extractor 'sampling' needs a client that supports MCP sampling (sampling/createMessage);"
+            " use extractor 'builtin' (or 'auto')"
+        )
+    pending = await _run(
+        ctx,
+        caller,
+        "memory_consolidate",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.unconsolidated_episodes(butler=butler, limit=limit),
+    )
+    if not pending:
+        return None
+    return Sample(
+        consolidation.sampling_messages([(e.memory_id, e.content) for e in pending]),
+        max_tokens=400 + 300 * len(pending),
+        system_prompt=consolidation.SYSTEM_PROMPT,
+        temperature=0.0,
+    )
+
+
+async def _consolidate_one(
+    ctx: Context,
+    caller: Caller,
+    as_tenant: str | None,
+    episode: PendingEpisode,
+    statements: list[dict[str, Any]] | None,
+) -> list[ConsolidatedEpisode]:
+    """One episode: its statements (the client's model's, or pymem.memory_extract's: SQL's patterns, also when the
+    model gave none for it), embedded here, stored by pymem.memory_consolidate_episode, which decides what is kept."""
+    tool = "memory_consolidate"
+    content = episode.content
+    if statements is None:
+        found = await _run(ctx, caller, tool, SCOPE_WRITE, as_tenant, lambda db: db.extract(content=content))
+        statements = [asdict(s) for s in found]
+    model = _runtime(ctx).embeddings.model_id
+    for statement in statements:
+        vector = await _embed(ctx, statement["statement"])
+        if vector is not None:
+            statement["embedding"] = vector.tolist()
+            statement["embedding_model"] = model
+    return await _run(
+        ctx,
+        caller,
+        tool,
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.consolidate_episode(episode=episode.memory_id, statements=statements),
+    )
+
+
+async def memory_consolidate(
+    caller: CallerArg,
+    ctx: Context,
+    sampled: Annotated[CreateMessageResult | None, Resolve(_consolidation_sample)],
+    butler: Annotated[str | None, Field(description="only this butler's episodes")] = None,
+    limit: Annotated[int, Field(description="episodes to consolidate in this call, oldest first (1-1000)")] = 20,
+    extractor: Annotated[
+        Literal["auto", "builtin", "sampling"],
+        Field(
+            description="sampling: ask your model (MCP sampling); builtin: pymem's patterns; auto: sampling if you can"
+        ),
+    ] = "auto",
+    as_tenant: AsTenant = None,
+) -> ConsolidateResult:
+    """Consolidate episodes into long-term memory: the oldest unconsolidated episodes become facts
+    and rules (each citing its episode; a correction supersedes what it corrects), and are marked
+    consolidated. Facts are extracted by your own model through MCP sampling when your client
+    supports it, else by pymem's built-in extractor; either way they go through grounded ingestion
+    (speculation is refused, instructions are kept for review). Call again while remaining > 0."""
+    tool = "memory_consolidate"
+    answers = None
+    if sampled is not None:
+        text = sampled.content.text if isinstance(sampled.content, TextContent) else ""
+        answers = consolidation.parse_answer(text)
+        if answers is None:
+            log.warning(
+                "memory_consolidate: the client's model did not answer with the JSON asked for; built-in extractor"
+            )
+    pending = await _run(
+        ctx, caller, tool, SCOPE_WRITE, as_tenant, lambda db: db.unconsolidated_episodes(butler=butler, limit=limit)
+    )
+    done: list[ConsolidatedEpisode] = []
+    for episode in pending:
+        statements = answers.get(str(episode.memory_id)) if answers is not None else None
+        done += await _consolidate_one(ctx, caller, as_tenant, episode, statements)
+    stats = await _run(ctx, caller, tool, SCOPE_READ, as_tenant, lambda db: db.stats(scope=butler))
+    return ConsolidateResult(
+        extractor="sampling" if sampled is not None else "builtin",
+        episodes=len(done),
+        facts=sum(r.facts for r in done),
+        rules=sum(r.rules for r in done),
+        kept_for_review=sum(r.kept_for_review for r in done),
+        refused=sum(r.refused for r in done),
+        remaining=stats.episodes_unconsolidated,
+        results=done,
+    )
+
+
 TOOLS: tuple[tuple[Callable[..., Any], ToolAnnotations], ...] = (
     (memory_store_episode, WRITE),
     (memory_store_fact, WRITE),
@@ -790,6 +913,7 @@ TOOLS: tuple[tuple[Callable[..., Any], ToolAnnotations], ...] = (
     (memory_forget, FORGET),
     (memory_stats, READ),
     (memory_context, READ),
+    (memory_consolidate, WRITE),
 )
 
 
@@ -863,7 +987,7 @@ def _last_forward(bumps: ReferenceForwarder) -> None:
 
 
 def build_server(options: ServerOptions) -> MCPServer[Runtime]:
-    """The MCP server with its twelve tools (and, for HTTP, bearer-token authentication)."""
+    """The MCP server with its thirteen tools (and, for HTTP, bearer-token authentication)."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:

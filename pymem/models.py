@@ -139,6 +139,29 @@ class ConfirmResult(BaseModel):
     )
 
 
+class ConsolidatedEpisode(BaseModel):
+    """A row of pymem.memory_consolidate / memory_consolidate_episode: what one episode became."""
+
+    episode_id: UUID
+    facts: int = Field(description="facts stored and approved (cited by the episode)")
+    rules: int = Field(description="rules stored and approved")
+    kept_for_review: int = Field(description="facts and rules kept for review (e.g. text that tries to instruct you)")
+    refused: int = Field(description="statements refused as speculation (nothing stored)")
+
+
+class ConsolidateResult(BaseModel):
+    extractor: Literal["builtin", "sampling"] = Field(
+        description="builtin: pymem's patterns; sampling: your model, asked through MCP sampling"
+    )
+    episodes: int = Field(description="episodes consolidated by this call")
+    facts: int
+    rules: int
+    kept_for_review: int
+    refused: int
+    remaining: int = Field(description="unconsolidated episodes left (call again to go on)")
+    results: list[ConsolidatedEpisode]
+
+
 class FeedbackResult(BaseModel):
     memory_id: UUID
     maturity: str

@@ -109,6 +109,15 @@ class ReembedPlanRow:
 
 
 @dataclass(frozen=True)
+class ConsolidationPlanRow:
+    """A row of pymem.memory_consolidation_plan: a tenant's consolidation backlog."""
+
+    tenant_id: str
+    episodes: int
+    oldest: datetime
+
+
+@dataclass(frozen=True)
 class ReembedCandidate:
     """A row of pymem.memory_reembed_candidates: a memory of the bound tenant to embed again."""
 
@@ -245,6 +254,18 @@ class OperatorClient(SqlClient):
         )
 
     # The janitor ------------------------------------------------------------------------------------
+
+    def consolidation_plan(
+        self, *, butler: str | None = None, tenants: Sequence[str] | None = None, batch: int | None = None
+    ) -> list[ConsolidationPlanRow]:
+        """pymem.memory_consolidation_plan: per tenant, the live unconsolidated episodes (checks batch first)."""
+        return self._rows(
+            ConsolidationPlanRow,
+            "memory_consolidation_plan",
+            butler=("text", butler),
+            tenants=("text[]", list(tenants) if tenants is not None else None),
+            batch=("integer", batch),
+        )
 
     def janitor_plan(
         self, *, batch: int | None = None, threshold: float | None = None, tenants: Sequence[str] | None = None

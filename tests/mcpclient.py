@@ -25,6 +25,7 @@ TOOLS = {
     "memory_forget",
     "memory_stats",
     "memory_context",
+    "memory_consolidate",
 }
 
 

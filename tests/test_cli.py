@@ -120,16 +120,22 @@ def test_pymem_dsn_selects_an_external_database(db_dsn: str, superuser: psycopg.
 def test_demo_plays_an_agent_session_through_mcp(db_dsn: str) -> None:
     env = base_env(PYMEM_DSN=db_dsn)
     out = run_cli("demo", env=env).stdout
-    assert "Connected: 12 tools" in out
-    assert out.count("> memory_store_fact(") == 4
+    assert "Connected: 13 tools" in out
+    assert out.count("> memory_store_fact(") == 6
     assert "superseded " in out and "the first colour fact is now 'superseded'" in out
+    # grounded ingestion: an uncited inference waits for review, a speculation is refused
+    assert "pending_review: an AI-synthesised claim without a citation" in out
+    assert "error: Error executing tool memory_store_fact: refused: speculation: a hedged claim ('might')" in out
+    # consolidation: the peanut episode became a fact citing it
+    assert "builtin extractor: 4 episodes consolidated into 1 fact(s)" in out
+    assert "The user is allergic to peanuts. (source episode " in out
     recall = out.split("> memory_recall(", 1)[1]
     first_hit = recall.splitlines()[2]
     assert "lactose intolerant" in first_hit or "dairy" in first_hit or "milk" in first_hit
     assert " = 0.4*" in first_hit  # the score is shown with its components
     context = out.split("> memory_context(", 1)[1]
     assert "of 400 tokens" in context and "Facts" in context and "Rules" in context
-    assert "facts 3 active, 1 superseded" in out
+    assert "facts 4 active, 1 superseded; rules 1 candidate; 1 fact kept for review; episodes 0 unconsolidated" in out
 
 
 def test_a_new_embedded_server_sizes_shared_buffers_to_the_machine(superuser: psycopg.Connection[Any]) -> None:

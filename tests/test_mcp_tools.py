@@ -1,4 +1,4 @@
-"""The twelve tools end to end through a real MCP client session (the SDK's in-process
+"""The thirteen tools end to end through a real MCP client session (the SDK's in-process
 Client), against the real database as pymem_app, with real MiniLM embeddings: every
 tool scenario, plus validation and error reporting."""
 
@@ -40,7 +40,7 @@ def default_floor(conn: psycopg.Connection[Any]) -> float:
     return float(row[0])
 
 
-async def test_lists_exactly_the_twelve_tools_with_schemas_and_hints(server: Any) -> None:
+async def test_lists_exactly_the_thirteen_tools_with_schemas_and_hints(server: Any) -> None:
     async with Client(server) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
     assert set(tools) == TOOLS

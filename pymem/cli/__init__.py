@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv = sub.add_parser(
         "serve",
         help="run the MCP server (stdio by default)",
-        description="Run the MCP server with the twelve memory tools. stdio serves one tenant, the operator's"
+        description="Run the MCP server with the thirteen memory tools. stdio serves one tenant, the operator's"
         " ($PYMEM_TENANT, the config file or --tenant); HTTP (streamable) serves any tenant with a bearer token"
         " from `pymem token create`.",
     )

@@ -3,8 +3,8 @@
 Starts (and migrates) the embedded database, builds the MCP server as `pymem serve` does for
 tenant "demo", connects the SDK's client to it, and plays what an agent would do: store
 episodes and facts, supersede one, store a rule and give it feedback, store an inference (kept
-for review) and a speculation (refused), search, recall, and build the memory block for a system
-prompt with memory_context.
+for review) and a speculation (refused), consolidate the episodes into facts, search, recall, and
+build the memory block for a system prompt with memory_context.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ EPISODES = [
     ("health", "User said they felt bloated after a latte this morning."),
     ("health", "User asked for a dinner recipe without cheese."),
     ("travel", "User is planning a trip to Lisbon in May."),
+    ("health", "User: I'm allergic to peanuts btw, found out the hard way last year"),
 ]
 FACTS: list[dict[str, Any]] = [
     {"subject": "user", "predicate": "favorite_color", "content": "The user's favourite colour is green."},
@@ -109,6 +110,17 @@ async def session(client: Client, out: TextIO) -> None:
     inferred = await _call(client, out, "memory_store_fact", **INFERRED)
     print(f"  {inferred['review_state']}: {inferred['review_reason']}", file=out)
     print(f"  error: {await _refused(client, out, 'memory_store_fact', **SPECULATION)}", file=out)
+
+    print(file=out)
+    consolidated = await _call(client, out, "memory_consolidate")
+    print(
+        f"  {consolidated['extractor']} extractor: {consolidated['episodes']} episodes consolidated into"
+        f" {consolidated['facts']} fact(s) and {consolidated['rules']} rule(s), each citing its episode",
+        file=out,
+    )
+    derived = await _call(client, out, "memory_search", query="allergic to peanuts", types=["fact"], limit=1)
+    for hit in derived["results"]:
+        print(f"  {hit['content']} (source episode {hit['source_episode_id']})", file=out)
 
     print(file=out)
     found = await _call(client, out, "memory_search", query=SEARCH, limit=3)

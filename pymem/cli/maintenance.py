@@ -1,4 +1,4 @@
-"""`pymem index-health | maintain | reembed | janitor`: maintenance for operators (the migrator login,
+"""`pymem index-health | maintain | reembed | janitor | consolidate`: maintenance for operators (the migrator login,
 PYMEM_DSN or the embedded server's superuser). index-health and maintain exit 1 when an index stays
 unhealthy, so they fit a cron job or a health check."""
 
@@ -125,6 +125,30 @@ def _janitor(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _consolidate(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem.embeddings import make_embedder
+
+    db = open_database(settings)
+    bar = maintenance.ProgressBar()
+    try:
+        summary = maintenance.run_consolidation(
+            db.migrator_dsn,
+            None if args.no_embed or not settings.embeddings else make_embedder(settings),
+            butler=args.butler,
+            batch=args.batch,
+            tenants=args.tenant or None,
+            progress=bar,
+        )
+    finally:
+        bar.close()
+    print(
+        f"consolidated {summary.episodes} episode(s) of {summary.tenants} tenant(s) in {summary.seconds:.1f} s:"
+        f" {summary.facts} facts and {summary.rules} rules stored, {summary.kept_for_review} kept for review,"
+        f" {summary.refused} refused as speculation; {summary.embedded} memories embedded"
+    )
+    return 0
+
+
 def _add_thresholds(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample", type=int, default=50, help="query vectors per index and filter (default 50)")
     parser.add_argument("--k", type=int, default=10, help="recall@k (default 10)")
@@ -133,7 +157,7 @@ def _add_thresholds(parser: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `pymem index-health`, `maintain`, `reembed` and `janitor` to the `pymem` parser."""
+    """Add `pymem index-health`, `maintain`, `reembed`, `janitor` and `consolidate` to the `pymem` parser."""
     health = sub.add_parser(
         "index-health",
         help="recall@k of the vector indexes against exact search; exit 1 when unhealthy",
@@ -177,3 +201,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     janitor.add_argument("--threshold", type=float, default=0.85, help="cosine similarity of duplicates (0.85)")
     janitor.add_argument("--no-health", action="store_true", help="skip the index health check at the end")
     janitor.set_defaults(func=_janitor)
+
+    consolidate = sub.add_parser(
+        "consolidate",
+        help="turn unconsolidated episodes into facts and rules (the built-in extractor), then embed them",
+        description="Per tenant, oldest first, in committed batches (an interrupted run resumes; a concurrent run"
+        " waits for the tenant and consolidates nothing twice): pymem.memory_consolidate finds the facts and rules"
+        " each episode states, stores them through grounded ingestion with the episode as citation (speculation is"
+        " refused) and marks the episode consolidated. Then what was stored is embedded (pymem reembed).",
+    )
+    consolidate.add_argument("--butler", help="only this butler's episodes")
+    consolidate.add_argument("--tenant", action="append", help="only this tenant (repeat for several)")
+    consolidate.add_argument("--batch", type=int, default=100, help="episodes per committed batch (default 100)")
+    consolidate.add_argument("--no-embed", action="store_true", help="leave the new memories without embeddings")
+    consolidate.set_defaults(func=_consolidate)

@@ -12,7 +12,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from pymem import reports
-from pymem.evaluation import beir, golden, grounding, relevance_fit
+from pymem.evaluation import beir, extraction, golden, grounding, relevance_fit
 from pymem.evaluation.dataset import CATEGORIES, SPLITS, Dataset
 from pymem.evaluation.embedcache import EmbedderLike
 
@@ -99,6 +99,7 @@ def run(
         figures["load_seconds"] = round(loaded.seconds, 1)
         result["golden"] = figures
         result["grounding"] = grounding.run_grounding(conn)
+        result["extraction"] = extraction.run_extraction(conn)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -117,10 +117,10 @@ return pymem_private.first_match(
         || '|consider|plan|leave|join|return|change|switch)\M'
         || '|\mcould (be|have been|possibly)\M'
         || '|\mi (think|guess|believe|suppose|suspect|assume|reckon|feel like|imagine)\M'
-        || '|\m(not (sure|certain|clear)|unsure|uncertain|unclear|no idea|wonders? (whether|if)'
+        || '|\m(not (sure|certain|clear)|unsure|uncertain|unclear|no idea|wonders? (whether|if)|wondered (whether|if)'
         || '|wondering (whether|if))\M'
         || '|\m(seems?|seemed|appears?|appeared) (to|like|as if|as though|that)\M'
-        || '|\mit(''s| is| was) (possible|likely|unlikely|probable)\M'
+        || '|\mit(''s| is| was) (possible|likely|unlikely|probable)\M|\mpossible\s+(?!to\M)[[:alpha:]]'
     ]
 );
 

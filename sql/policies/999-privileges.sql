@@ -65,7 +65,11 @@ pymem.memory_ingestion_tier(text, text, text, boolean),
 pymem_private.first_match(text, text[]),
 pymem_private.instruction_like(text),
 pymem_private.speculation(text),
-pymem_private.require_memory_source(text)
+pymem_private.require_memory_source(text),
+pymem.memory_extract(text),
+pymem_private.extract_statements(text),
+pymem_private.extraction_sentences(text),
+pymem_private.extraction_value(text)
 to pymem_app, pymem_analyst, pymem_admin;
 
 grant execute on function
@@ -119,6 +123,16 @@ pymem.memory_mark_harmful(uuid, text),
 pymem.memory_forget(text, uuid, text),
 pymem.memory_stats(text, double precision)
 to pymem_app, pymem_analyst;
+
+grant execute on function
+pymem.memory_consolidate(text, integer),
+pymem.memory_consolidate_episode(uuid, jsonb),
+pymem.memory_unconsolidated_episodes(text, integer),
+pymem_private.consolidate_statement(uuid, text, text, text, text, text, text, public.vector, text),
+pymem_private.lock_consolidation(text)
+to pymem_app, pymem_analyst;
+
+grant execute on function pymem.memory_consolidation_plan(text, text[], integer) to pymem_app, pymem_analyst, pymem_admin;
 
 grant execute on function
 pymem.memory_rerank(text[], uuid[], double precision[], integer),
