@@ -592,15 +592,28 @@ class MemoryClient(SqlClient):
     # Context ----------------------------------------------------------------------------------------
 
     def context_candidates(
-        self, *, trigger_prompt: str, butler: str, query_embedding: Vector = None
+        self,
+        *,
+        trigger_prompt: str,
+        butler: str,
+        query_embedding: Vector = None,
+        facts_limit: int | None = None,
+        rules_limit: int | None = None,
+        episodes_limit: int | None = None,
+        min_relevance: float | None = None,
     ) -> list[ContextCandidate]:
-        """pymem.memory_context_candidates: the ranked candidates of the butler's three sections."""
+        """pymem.memory_context_candidates: the ranked candidates of the butler's three sections (the limits and
+        the relevance floor: the butler's unless given)."""
         return self._rows(
             ContextCandidate,
             "memory_context_candidates",
             trigger_prompt=("text", trigger_prompt),
             butler=("text", butler),
             query_embedding=("public.vector", query_embedding),
+            facts_limit=("integer", facts_limit),
+            rules_limit=("integer", rules_limit),
+            episodes_limit=("integer", episodes_limit),
+            min_relevance=("double precision", min_relevance),
         )
 
     def context_select(

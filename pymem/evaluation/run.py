@@ -12,7 +12,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from pymem import reports
-from pymem.evaluation import beir, extraction, golden, grounding, relevance_fit
+from pymem.evaluation import beir, extraction, golden, grounding, relevance_fit, token_efficiency
 from pymem.evaluation.dataset import CATEGORIES, SPLITS, Dataset
 from pymem.evaluation.embedcache import EmbedderLike
 
@@ -95,6 +95,7 @@ def run(
             progress=progress,
         )
         figures["recall_floor"] = golden.recall_floor(conn, dataset, loaded, vectors, progress=progress)
+        figures["token_efficiency"] = token_efficiency.run_token_efficiency(conn, dataset, loaded, vectors)
         figures["dataset"] = dataset_summary(dataset, dataset_path)
         figures["load_seconds"] = round(loaded.seconds, 1)
         result["golden"] = figures

@@ -92,6 +92,8 @@ def golden_tables(result: dict[str, Any]) -> str:
             f" {fmt(floor[f'answerable_r@{fk}_no_floor'])}); memories recalled per question"
             f" {fmt(floor['mean_recalled_floor'], 1)} (without {fmt(floor['mean_recalled_no_floor'], 1)})."
         )
+    if result.get("token_efficiency"):
+        parts.append(token_efficiency_table(result["token_efficiency"]))
     return "\n\n".join(parts)
 
 
@@ -177,6 +179,39 @@ def grounding_tables(result: dict[str, Any]) -> str:
         "Grounded ingestion (eval/grounding/statements.jsonl; tiers 1 approved, 2 kept for review, 3 refused;"
         " the rules were written on dev, test is held out):\n\n"
         + table(["split", "tier", "labelled", "decided", "precision", "recall"], rows)
+    )
+
+
+def token_efficiency_table(result: dict[str, Any]) -> str:
+    """memory_context against the most recent memories packed into the same tokens (REQ-MEM-022)."""
+    rows = [
+        [
+            str(r["budget"]),
+            fmt(r["baseline"]),
+            fmt(r["block"]),
+            f"{fmt(r['block_at_half'])} ({r['budget'] // 2} tokens)",
+            "yes" if r["met"] else "no",
+            f"{fmt(r['block_at_70pct'])} ({r['budget'] * 7 // 10} tokens)",
+            "yes" if r["met_30pct"] else "no",
+        ]
+        for r in result["budgets"]
+    ]
+    return (
+        f"Token efficiency of memory_context ({result['questions']} answerable test questions; coverage = share of"
+        " a question's relevant memories in the block; baseline = the most recent memories of the same pool packed"
+        " into the same tokens):\n\n"
+        + table(
+            [
+                "budget (tokens)",
+                "baseline",
+                "memory_context",
+                "memory_context at half",
+                "50% fewer (issue 16)",
+                "memory_context at 70%",
+                "30% fewer (REQ-MEM-022)",
+            ],
+            rows,
+        )
     )
 
 
