@@ -204,6 +204,22 @@ def test_concurrent_consolidations_consolidate_each_episode_once_in_order(connec
     assert chain == [f"The user lives in City{i:02d}." for i in reversed(range(30))]
 
 
+def test_the_backlog_is_per_tenant_under_rls(connect_app: AppConnect) -> None:
+    conn = connect_app()
+    for tenant, count in (("acme", 2), ("globex", 3)):
+        for i in range(count):
+            with tenant_transaction(conn, tenant):
+                MemoryClient(conn).store_episode(content=f"I moved to Town{i} last week", butler="general")
+    with tenant_transaction(conn, "acme"):
+        assert [(r["tenant_id"], r["episodes"]) for r in sql_call(conn, "memory_consolidation_plan")] == [("acme", 2)]
+        assert len(MemoryClient(conn).unconsolidated_episodes()) == 2
+        assert len(MemoryClient(conn).consolidate()) == 2
+    with tenant_transaction(conn, "globex"):
+        # acme's consolidation touched none of globex's episodes
+        assert [(r["tenant_id"], r["episodes"]) for r in sql_call(conn, "memory_consolidation_plan")] == [("globex", 3)]
+        assert conn.execute("select count(*) from pymem.facts").fetchone() == (0,)
+
+
 def test_pymem_consolidate_batches_resume_and_embed(db_dsn: str, connect_app: AppConnect, embedder: Embedder) -> None:
     conn = connect_app()
     for tenant in ("acme", "globex"):
@@ -318,7 +334,7 @@ async def test_the_tool_asks_the_clients_model_through_sampling(server: Any, as_
 # The golden extraction set ----------------------------------------------------------------------------
 
 
-def test_golden_extraction_precision(app: psycopg.Connection[Any]) -> None:
+def test_extraction_precision(app: psycopg.Connection[Any]) -> None:
     """REQ-MEM-011: precision > 85% on the golden set (eval/extraction/episodes.jsonl; the patterns were written
     on 'dev', 'test' is held out and reported by make eval)."""
     episodes = extraction.load_episodes()

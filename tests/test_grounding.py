@@ -242,6 +242,30 @@ def test_the_users_own_hedge_is_kept_for_review_and_anyone_elses_refused(as_tena
         assert raised.value.sqlstate == "PM007"
 
 
+def test_no_hallucination_writeback(as_tenant: Tenant, embedder: Embedder) -> None:
+    """NEG-MEM-001: what the agent made up is not written to long-term memory as knowledge: an uncited inference
+    waits for review (nothing retrieves it), a speculative one is not written at all."""
+    with as_tenant("acme") as conn:
+        made_up = fact(conn, "employer", "The user works at Initech.", embedder, source="agent_inference")
+        assert made_up["review_state"] == "pending_review"
+        assert made_up["memory_id"] not in recalled(conn, "Where does the user work?", embedder)
+        assert made_up["memory_id"] not in searched(conn, "Initech", embedder)
+        with pytest.raises(psycopg.Error) as raised, conn.transaction():
+            fact(conn, "employer", "The user probably works at Initech.", source="agent_inference")
+        assert raised.value.sqlstate == "PM007"
+        assert conn.execute("select count(*) from pymem.facts where validity = 'active'").fetchone() == (0,)
+
+
+def test_speculation_blocked(as_tenant: Tenant) -> None:
+    """NEG-MEM-001: speculative content is blocked whatever its provenance claims."""
+    with as_tenant("acme") as conn:
+        for source, citation in [(None, None), ("observation", None), ("import", None), ("agent_inference", URL)]:
+            with pytest.raises(psycopg.Error) as raised, conn.transaction():
+                fact(conn, "guess", "It seems the user might be moving to Porto.", source=source, citation=citation)
+            assert raised.value.sqlstate == "PM007", (source, citation)
+        assert conn.execute("select count(*) from pymem.facts").fetchone() == (0,)
+
+
 # Tier 3 -----------------------------------------------------------------------------------------------
 
 
