@@ -7,8 +7,10 @@ written into the database, where the SQL functions read them.
 
     [context]                         # memory_context
     token_budget = 3000
-    quotas = { facts = 0.5, rules = 0.3, episodes = 0.2 }     # shares of the token budget
-    max_items = { facts = 20, rules = 10, episodes = 10 }     # candidates fetched per section
+    # the blocks (REQ-MEM-020): System (proven and established rules), Project (facts of the scope),
+    # History (recent episodes), Knowledge (other facts and rules); Task, the prompt, counts with the headers
+    quotas = { system = 0.15, project = 0.25, history = 0.2, knowledge = 0.4 }   # shares of the token budget
+    max_items = { system = 10, project = 10, history = 10, knowledge = 20 }      # candidates per block
 
 The files are the operator's; what is in force is the tenant's row of pymem.butler_settings, written by
 pymem.memory_butler_configure when `pymem serve` starts and by `pymem butler sync`. memory_recall (the
@@ -38,7 +40,7 @@ from pymem.errors import InvalidArgumentError, translate
 from pymem.models import ButlerSettings
 
 log = logging.getLogger(__name__)
-SECTIONS = ("facts", "rules", "episodes")
+SECTIONS = ("system", "project", "history", "knowledge")
 # a butler's name is also a file name; the SQL function checks the same pattern
 BUTLER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 

@@ -597,22 +597,24 @@ class MemoryClient(SqlClient):
         trigger_prompt: str,
         butler: str,
         query_embedding: Vector = None,
-        facts_limit: int | None = None,
-        rules_limit: int | None = None,
-        episodes_limit: int | None = None,
+        system_limit: int | None = None,
+        project_limit: int | None = None,
+        history_limit: int | None = None,
+        knowledge_limit: int | None = None,
         min_relevance: float | None = None,
     ) -> list[ContextCandidate]:
-        """pymem.memory_context_candidates: the ranked candidates of the butler's three sections (the limits and
-        the relevance floor: the butler's unless given)."""
+        """pymem.memory_context_candidates: the ranked candidates of the butler's blocks (the limits and the
+        relevance floor: the butler's unless given)."""
         return self._rows(
             ContextCandidate,
             "memory_context_candidates",
             trigger_prompt=("text", trigger_prompt),
             butler=("text", butler),
             query_embedding=("public.vector", query_embedding),
-            facts_limit=("integer", facts_limit),
-            rules_limit=("integer", rules_limit),
-            episodes_limit=("integer", episodes_limit),
+            system_limit=("integer", system_limit),
+            project_limit=("integer", project_limit),
+            history_limit=("integer", history_limit),
+            knowledge_limit=("integer", knowledge_limit),
             min_relevance=("double precision", min_relevance),
         )
 
@@ -680,7 +682,8 @@ class MemoryClient(SqlClient):
     def butler_configure(self, *, butler: str, source: str | None = None, **settings: Any) -> ButlerSettings:
         """pymem.memory_butler_configure: every setting of a butler (those not given take their defaults).
         settings: scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl_days,
-        context_token_budget, quota_facts, quota_rules, quota_episodes, max_facts, max_rules, max_episodes."""
+        context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
+        max_history, max_knowledge."""
         unknown = sorted(set(settings) - set(BUTLER_SETTING_TYPES))
         if unknown:
             raise TypeError(f"unknown butler settings: {', '.join(unknown)}")
@@ -706,10 +709,12 @@ BUTLER_SETTING_TYPES = {
     "w_confidence": "double precision",
     "episode_ttl_days": "double precision",
     "context_token_budget": "bigint",
-    "quota_facts": "double precision",
-    "quota_rules": "double precision",
-    "quota_episodes": "double precision",
-    "max_facts": "bigint",
-    "max_rules": "bigint",
-    "max_episodes": "bigint",
+    "quota_system": "double precision",
+    "quota_project": "double precision",
+    "quota_history": "double precision",
+    "quota_knowledge": "double precision",
+    "max_system": "bigint",
+    "max_project": "bigint",
+    "max_history": "bigint",
+    "max_knowledge": "bigint",
 }

@@ -224,7 +224,7 @@ class StatsResult(StatsCounts):
 
 
 class ContextEntry(BaseModel):
-    section: Literal["facts", "rules", "episodes"]
+    section: Literal["system", "project", "history", "knowledge"]
     memory_type: MemoryType
     memory_id: UUID
     score: float
@@ -243,7 +243,7 @@ class ContextResult(BaseModel):
 class ContextCandidate(BaseModel):
     """A row of pymem.memory_context_candidates: a memory that may go into a context block."""
 
-    section: Literal["facts", "rules", "episodes"]
+    section: Literal["system", "project", "history", "knowledge"]
     section_rank: int
     memory_type: MemoryType
     memory_id: UUID
@@ -271,7 +271,7 @@ class ContextCandidate(BaseModel):
 class ContextChoice(BaseModel):
     """A row of pymem.memory_context_select: whether a candidate goes into the block."""
 
-    section: Literal["facts", "rules", "episodes"]
+    section: Literal["system", "project", "history", "knowledge"]
     section_rank: int
     memory_id: UUID
     tokens: int
@@ -292,11 +292,13 @@ class ButlerSettings(BaseModel):
     w_confidence: float
     episode_ttl: timedelta
     context_token_budget: int
-    quota_facts: float
-    quota_rules: float
-    quota_episodes: float
-    max_facts: int
-    max_rules: int
-    max_episodes: int
+    quota_system: float
+    quota_project: float
+    quota_history: float
+    quota_knowledge: float
+    max_system: int
+    max_project: int
+    max_history: int
+    max_knowledge: int
     source: str | None
     updated_at: datetime | None

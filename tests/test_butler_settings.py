@@ -30,12 +30,14 @@ SETTINGS = (
     "w_confidence",
     "episode_ttl",
     "context_token_budget",
-    "quota_facts",
-    "quota_rules",
-    "quota_episodes",
-    "max_facts",
-    "max_rules",
-    "max_episodes",
+    "quota_system",
+    "quota_project",
+    "quota_history",
+    "quota_knowledge",
+    "max_system",
+    "max_project",
+    "max_history",
+    "max_knowledge",
     "source",
 )
 DEFAULTS: Row = {
@@ -45,12 +47,14 @@ DEFAULTS: Row = {
     "w_confidence": 0.1,
     "episode_ttl": timedelta(days=7),
     "context_token_budget": 3000,
-    "quota_facts": 0.5,
-    "quota_rules": 0.3,
-    "quota_episodes": 0.2,
-    "max_facts": 20,
-    "max_rules": 10,
-    "max_episodes": 10,
+    "quota_system": 0.15,
+    "quota_project": 0.25,
+    "quota_history": 0.2,
+    "quota_knowledge": 0.4,
+    "max_system": 10,
+    "max_project": 10,
+    "max_history": 10,
+    "max_knowledge": 20,
     "source": None,
 }
 HEALTH: Row = {
@@ -61,12 +65,14 @@ HEALTH: Row = {
     "w_confidence": 0.3,
     "episode_ttl_days": 2.5,
     "context_token_budget": 1200,
-    "quota_facts": 0.6,
-    "quota_rules": 0.1,
-    "quota_episodes": 0.25,
-    "max_facts": 5,
-    "max_rules": 4,
-    "max_episodes": 0,
+    "quota_system": 0.1,
+    "quota_project": 0.3,
+    "quota_history": 0.25,
+    "quota_knowledge": 0.3,
+    "max_system": 4,
+    "max_project": 5,
+    "max_history": 0,
+    "max_knowledge": 6,
     "source": "/etc/butlers/health/butler.toml",
 }
 
@@ -129,7 +135,7 @@ def test_configure_settings_remove_round_trip(as_tenant: Tenant) -> None:
 def test_the_typed_client_round_trip(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         client = MemoryClient(conn)
-        written = client.butler_configure(butler="health", scope="wellbeing", episode_ttl_days=1, max_rules=0)
+        written = client.butler_configure(butler="health", scope="wellbeing", episode_ttl_days=1, max_system=0)
         (read,) = client.butler_settings(name="health")
         every = client.butler_settings()
         with pytest.raises(TypeError, match="unknown butler settings: w_typo"):
@@ -138,8 +144,8 @@ def test_the_typed_client_round_trip(as_tenant: Tenant) -> None:
         assert client.butler_remove(butler="health") is False
         (default,) = client.butler_settings(name="health")
     assert isinstance(written, ButlerSettings) and written == read and every == [read]
-    assert read.scope == "wellbeing" and read.episode_ttl == timedelta(days=1) and read.max_rules == 0
-    assert read.max_facts == 20 and read.configured is True
+    assert read.scope == "wellbeing" and read.episode_ttl == timedelta(days=1) and read.max_system == 0
+    assert read.max_knowledge == 20 and read.configured is True
     assert default.configured is False and default.scope == "health" and default.updated_at is None
 
 
@@ -162,14 +168,20 @@ def test_the_typed_client_round_trip(as_tenant: Tenant) -> None:
         ({"context_token_budget": 0}, "context.token_budget must be between 1 and 100000"),
         ({"context_token_budget": 100_001}, "context.token_budget must be between 1 and 100000"),
         ({"context_token_budget": None}, "context.token_budget must be between 1 and 100000"),
-        ({"quota_facts": 1.01}, "context.quotas.facts must be between 0 and 1"),
-        ({"quota_rules": -0.1}, "context.quotas.rules must be between 0 and 1"),
-        ({"quota_episodes": float("nan")}, "context.quotas.episodes must be between 0 and 1"),
-        ({"quota_facts": 0.6}, "context.quotas must sum to at most 1, not 1.100000 (facts 0.6 + rules 0.3"),
-        ({"quota_facts": 0.4, "quota_rules": 0.4, "quota_episodes": 0.4}, "context.quotas must sum to at most 1"),
-        ({"max_facts": -1}, "context.max_items.facts must be between 0 and 1000"),
-        ({"max_rules": 1001}, "context.max_items.rules must be between 0 and 1000"),
-        ({"max_episodes": None}, "context.max_items.episodes must be between 0 and 1000"),
+        ({"quota_system": 1.01}, "context.quotas.system must be between 0 and 1"),
+        ({"quota_project": -0.1}, "context.quotas.project must be between 0 and 1"),
+        ({"quota_history": float("nan")}, "context.quotas.history must be between 0 and 1"),
+        ({"quota_knowledge": None}, "context.quotas.knowledge must be between 0 and 1"),
+        (
+            {"quota_knowledge": 0.5},
+            "context.quotas must sum to at most 1, not 1.100000"
+            " (system 0.15 + project 0.25 + history 0.2 + knowledge 0.5)",
+        ),
+        ({"quota_system": 0.4, "quota_project": 0.4, "quota_history": 0.4}, "context.quotas must sum to at most 1"),
+        ({"max_system": -1}, "context.max_items.system must be between 0 and 1000"),
+        ({"max_project": 1001}, "context.max_items.project must be between 0 and 1000"),
+        ({"max_history": None}, "context.max_items.history must be between 0 and 1000"),
+        ({"max_knowledge": 5000}, "context.max_items.knowledge must be between 0 and 1000"),
     ],
 )
 def test_each_range_error_names_its_key_and_writes_nothing(
@@ -192,10 +204,23 @@ def test_each_range_error_names_its_key_and_writes_nothing(
 def test_quotas_may_sum_to_exactly_one_and_limits_may_be_zero(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         row = configure(
-            conn, "health", quota_facts=0.7, quota_rules=0.2, quota_episodes=0.1, max_facts=0, w_relevance=1000
+            conn,
+            "health",
+            quota_system=0.1,
+            quota_project=0.5,
+            quota_history=0.2,
+            quota_knowledge=0.2,
+            max_project=0,
+            w_relevance=1000,
         )
-        bounds = configure(conn, "finance", episode_ttl_days=36500, context_token_budget=100_000, max_rules=1000)
-    assert (row["quota_facts"], row["quota_rules"], row["quota_episodes"], row["max_facts"]) == (0.7, 0.2, 0.1, 0)
+        bounds = configure(conn, "finance", episode_ttl_days=36500, context_token_budget=100_000, max_knowledge=1000)
+    assert (row["quota_system"], row["quota_project"], row["quota_history"], row["quota_knowledge"]) == (
+        0.1,
+        0.5,
+        0.2,
+        0.2,
+    )
+    assert row["max_project"] == 0 and bounds["max_knowledge"] == 1000
     assert bounds["episode_ttl"] == timedelta(days=36500) and bounds["context_token_budget"] == 100_000
 
 
@@ -480,13 +505,14 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
         "health",
         "scope = 'wellbeing'\nepisode_ttl_days = 3.5\n"
         "score_weights = { relevance = 0.6, importance = 0.2, recency = 0.1, confidence = 0.1 }\n"
-        "[context]\ntoken_budget = 1200\nquotas = { facts = 0.6, rules = 0.2, episodes = 0.2 }\n"
-        "max_items = { facts = 5, rules = 4, episodes = 0 }\n",
+        "[context]\ntoken_budget = 1200\nquotas = { system = 0.1, project = 0.3, history = 0.2, knowledge = 0.4 }\n"
+        "max_items = { system = 4, project = 5, history = 0, knowledge = 6 }\n",
     )
     env = base_env(PYMEM_DSN=db_dsn)
     line = (
         "health: scope wellbeing, weights 0.6/0.2/0.1/0.1 (relevance/importance/recency/confidence),"
-        f" episode TTL 3.5 days, context 1200 tokens, quotas 0.6/0.2/0.2, max items 5/4/0 ({path})"
+        f" episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and max items 4/5/0/6"
+        f" (system/project/history/knowledge) ({path})"
     )
     synced = run_cli("butler", "sync", "--tenant", "acme", "--dir", str(tmp_path), env=env).stdout
     assert synced.splitlines() == [line, f"wrote the settings of 1 butler(s) from {tmp_path} into tenant 'acme'"]
@@ -501,19 +527,22 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
         w_recency=0.1,
         w_confidence=0.1,
         context_token_budget=1200,
-        quota_facts=0.6,
-        quota_rules=0.2,
-        quota_episodes=0.2,
-        max_facts=5,
-        max_rules=4,
-        max_episodes=0,
+        quota_system=0.1,
+        quota_project=0.3,
+        quota_history=0.2,
+        quota_knowledge=0.4,
+        max_system=4,
+        max_project=5,
+        max_history=0,
+        max_knowledge=6,
         source=str(path),
     )
     assert run_cli("butler", "show", "--tenant", "acme", env=env).stdout.splitlines() == [line]
     assert run_cli("butler", "show", "health", "--tenant", "acme", env=env).stdout.splitlines() == [line]
     assert run_cli("butler", "show", "finance", "--tenant", "acme", env=env).stdout.splitlines() == [
         "finance: scope finance, weights 0.4/0.3/0.2/0.1 (relevance/importance/recency/confidence),"
-        " episode TTL 7 days, context 3000 tokens, quotas 0.5/0.3/0.2, max items 20/10/10 (defaults)"
+        " episode TTL 7 days, context 3000 tokens, quotas 0.15/0.25/0.2/0.4 and max items 10/10/10/20"
+        " (system/project/history/knowledge) (defaults)"
     ]
     assert run_cli("butler", "show", "--tenant", "globex", env=env).stdout.splitlines() == [
         "no butler settings in tenant 'globex': every butler has the defaults"
@@ -524,7 +553,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     ("text", "key"),
     [
         ("[context]\ntoken_budget = 0\n", "context.token_budget must be between 1 and 100000"),
-        ("[context]\nquotas = { facts = 0.9 }\n", "context.quotas must sum to at most 1"),
+        ("[context]\nquotas = { knowledge = 0.9 }\n", "context.quotas must sum to at most 1"),
+        ("[context]\nquotas = { facts = 0.5 }\n", "unknown key context.quotas.facts"),
         ("score_weights = { relevancy = 1 }\n", "unknown key score_weights.relevancy"),
         ("episode_ttl_days = 'week'\n", "episode_ttl_days must be a number"),
         ("scope = \n", "not valid TOML"),
@@ -579,7 +609,7 @@ def test_two_sessions_configuring_one_butler_leave_one_consistent_row(
         try:
             with second.transaction():
                 second.execute("select set_config('pymem.tenant_id', 'acme', true)")
-                configure(second, "health", scope="second", w_relevance=2, max_facts=2, episode_ttl_days=2)
+                configure(second, "health", scope="second", w_relevance=2, max_project=2, episode_ttl_days=2)
         except BaseException as exc:  # reported by the main thread
             errors.append(exc)
         finally:
@@ -587,7 +617,7 @@ def test_two_sessions_configuring_one_butler_leave_one_consistent_row(
 
     with first.transaction():
         first.execute("select set_config('pymem.tenant_id', 'acme', true)")
-        configure(first, "health", scope="first", w_relevance=1, max_facts=1, episode_ttl_days=1)
+        configure(first, "health", scope="first", w_relevance=1, max_project=1, episode_ttl_days=1)
         thread = threading.Thread(target=configure_second)
         thread.start()
         # the second session waits for the first one's row (uncommitted insert or update)
@@ -602,5 +632,5 @@ def test_two_sessions_configuring_one_butler_leave_one_consistent_row(
         rows = all_settings(conn)
     # the second one's upsert ran last: one row, all of it the second's (no unique violation, no mix)
     assert rows == [
-        {"butler": "health", **expected("health", scope="second", w_relevance=2, max_facts=2, episode_ttl_days=2)}
+        {"butler": "health", **expected("health", scope="second", w_relevance=2, max_project=2, episode_ttl_days=2)}
     ]

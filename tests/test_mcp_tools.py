@@ -509,7 +509,7 @@ async def test_keyword_only_when_the_model_cannot_be_loaded(app_pool: Connection
     assert stats["unembedded"] == 1
 
 
-async def test_context_within_budget_with_three_sections_and_quoted_memories(server: Any, as_tenant: Tenant) -> None:
+async def test_context_within_budget_with_five_blocks_and_quoted_memories(server: Any, as_tenant: Tenant) -> None:
     async with Client(server) as client:
         ids = await seed_diet(client)
         injected = await call(
@@ -543,13 +543,13 @@ async def test_context_within_budget_with_three_sections_and_quoted_memories(ser
     text = block["text"]
     assert block["token_budget"] == 3000 and block["token_count"] <= 3000
     assert block["token_count"] == token_counts.count_tokens(text)  # the model's tokenizer, not characters / 4
-    for section in ("Facts", "Rules", "Recent episodes"):
-        assert section in text
+    for block_title in ("## System", "## Project", "## Task", "## History", "## Knowledge"):
+        assert block_title in text
     included = {item["memory_id"] for item in block["items"]}
     assert {ids["episode"], injected["memory_id"]} <= included
     # the butler's facts and rules that memory_recall's relevance floor keeps (the tool passes no min_relevance)
     assert {ids["fact"], ids["rule"], injected["memory_id"]} <= set(relevance)
-    assert {i["memory_id"] for i in block["items"] if i["section"] != "episodes"} == {
+    assert {i["memory_id"] for i in block["items"] if i["section"] != "history"} == {
         m for m, r in relevance.items() if r >= floor
     }
     assert ids["finance"] not in included and ids["finance"] not in relevance  # another butler's scope

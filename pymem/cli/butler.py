@@ -21,14 +21,14 @@ from pymem.tenancy import tenant_transaction
 
 def _line(row: ButlerSettings) -> str:
     weights = f"{row.w_relevance:g}/{row.w_importance:g}/{row.w_recency:g}/{row.w_confidence:g}"
-    quotas = f"{row.quota_facts:g}/{row.quota_rules:g}/{row.quota_episodes:g}"
-    items = f"{row.max_facts}/{row.max_rules}/{row.max_episodes}"
+    quotas = f"{row.quota_system:g}/{row.quota_project:g}/{row.quota_history:g}/{row.quota_knowledge:g}"
+    items = f"{row.max_system}/{row.max_project}/{row.max_history}/{row.max_knowledge}"
     ttl = row.episode_ttl.total_seconds() / 86400
     origin = row.source or ("defaults" if not row.configured else "set in SQL")
     return (
         f"{row.butler}: scope {row.scope}, weights {weights} (relevance/importance/recency/confidence),"
-        f" episode TTL {ttl:g} days, context {row.context_token_budget} tokens, quotas {quotas},"
-        f" max items {items} ({origin})"
+        f" episode TTL {ttl:g} days, context {row.context_token_budget} tokens, quotas {quotas} and max items"
+        f" {items} (system/project/history/knowledge) ({origin})"
     )
 
 

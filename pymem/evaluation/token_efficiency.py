@@ -54,10 +54,16 @@ def _baseline(
 ) -> dict[int, set[Any]]:
     """The most recent memories of the pool that fit each budget, under the block's own header."""
     pool = client.context_candidates(
-        trigger_prompt=query, butler=butler, facts_limit=1000, rules_limit=1000, episodes_limit=1000, min_relevance=0
+        trigger_prompt=query,
+        butler=butler,
+        system_limit=1000,
+        project_limit=1000,
+        history_limit=1000,
+        knowledge_limit=1000,
+        min_relevance=0,
     )
     pool.sort(key=lambda c: order.get(c.memory_id, -1), reverse=True)
-    header = token_counts.count_tokens(context.render(context.render_header(butler), {}))
+    header = token_counts.count_tokens(context.render(context.render_header(butler), {}, context.render_task(query)))
     costs = [(c.memory_id, token_counts.count_tokens(context.render_item(c))) for c in pool]
     packed: dict[int, set[Any]] = {}
     for budget in budgets:

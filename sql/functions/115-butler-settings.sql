@@ -36,14 +36,15 @@ return row(
     0.4, 0.3, 0.2, 0.1,
     interval '7 days',
     3000,
-    0.5, 0.3, 0.2,
-    20, 10, 10,
-    null, null
+    null, null,
+    0.15, 0.25, 0.2, 0.4,
+    10, 10, 10, 20
 )::pymem.butler_settings;
 
 comment on function pymem_private.butler_defaults(text, text) is
-$$The settings of a butler without a row: scope = its name, weights 0.4/0.3/0.2/0.1, episodes live
-7 days, context budget 3000 tokens shared 0.5/0.3/0.2 by facts/rules/episodes, at most 20/10/10 candidates.$$;
+$$The settings of a butler without a row: scope = its name, weights 0.4/0.3/0.2/0.1, episodes live 7 days,
+context budget 3000 tokens shared 0.15/0.25/0.2/0.4 by the System/Project/History/Knowledge blocks, at most
+10/10/10/20 candidates each.$$;
 
 
 create or replace function pymem_private.butler_settings_for(tenant_id text, butler text)
@@ -75,12 +76,14 @@ create or replace function pymem.memory_butler_configure(
     w_confidence double precision default 0.1,
     episode_ttl_days double precision default 7,
     context_token_budget bigint default 3000,
-    quota_facts double precision default 0.5,
-    quota_rules double precision default 0.3,
-    quota_episodes double precision default 0.2,
-    max_facts bigint default 20,
-    max_rules bigint default 10,
-    max_episodes bigint default 10,
+    quota_system double precision default 0.15,
+    quota_project double precision default 0.25,
+    quota_history double precision default 0.2,
+    quota_knowledge double precision default 0.4,
+    max_system bigint default 10,
+    max_project bigint default 10,
+    max_history bigint default 10,
+    max_knowledge bigint default 20,
     source text default null
 )
 returns setof pymem.butler_settings
@@ -113,28 +116,31 @@ begin
             using errcode = 'PM002';
     end if;
     perform pymem_private.require_token_budget('context.token_budget', context_token_budget);
-    perform pymem_private.require_range('context.quotas.facts', quota_facts, 0, 1);
-    perform pymem_private.require_range('context.quotas.rules', quota_rules, 0, 1);
-    perform pymem_private.require_range('context.quotas.episodes', quota_episodes, 0, 1);
-    if quota_facts + quota_rules + quota_episodes > 1 + 1e-9 then
-        raise exception 'context.quotas must sum to at most 1, not % (facts % + rules % + episodes %)',
-            round((quota_facts + quota_rules + quota_episodes)::numeric, 6), quota_facts, quota_rules, quota_episodes
-            using errcode = 'PM002', hint = 'They are shares of the token budget.';
+    perform pymem_private.require_range('context.quotas.system', quota_system, 0, 1);
+    perform pymem_private.require_range('context.quotas.project', quota_project, 0, 1);
+    perform pymem_private.require_range('context.quotas.history', quota_history, 0, 1);
+    perform pymem_private.require_range('context.quotas.knowledge', quota_knowledge, 0, 1);
+    if quota_system + quota_project + quota_history + quota_knowledge > 1 + 1e-9 then
+        raise exception 'context.quotas must sum to at most 1, not % (system % + project % + history % + knowledge %)',
+            round((quota_system + quota_project + quota_history + quota_knowledge)::numeric, 6), quota_system,
+            quota_project, quota_history, quota_knowledge
+            using errcode = 'PM002', hint = 'They are shares of the token budget; the Task block counts with the headers.';
     end if;
-    perform pymem_private.require_section_limit('context.max_items.facts', max_facts);
-    perform pymem_private.require_section_limit('context.max_items.rules', max_rules);
-    perform pymem_private.require_section_limit('context.max_items.episodes', max_episodes);
+    perform pymem_private.require_section_limit('context.max_items.system', max_system);
+    perform pymem_private.require_section_limit('context.max_items.project', max_project);
+    perform pymem_private.require_section_limit('context.max_items.history', max_history);
+    perform pymem_private.require_section_limit('context.max_items.knowledge', max_knowledge);
 
     return query
     insert into pymem.butler_settings as s (
         tenant_id, butler, scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl,
-        context_token_budget, quota_facts, quota_rules, quota_episodes, max_facts, max_rules, max_episodes,
-        source, updated_at
+        context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
+        max_history, max_knowledge, source, updated_at
     ) values (
         v_tenant, butler, v_scope, w_relevance, w_importance, w_recency, w_confidence,
         pg_catalog.make_interval(secs => episode_ttl_days * 86400),
-        context_token_budget, quota_facts, quota_rules, quota_episodes, max_facts, max_rules, max_episodes,
-        source, pg_catalog.now()
+        context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
+        max_history, max_knowledge, source, pg_catalog.now()
     )
     on conflict on constraint butler_settings_pkey do update set
         scope = excluded.scope,
@@ -144,12 +150,14 @@ begin
         w_confidence = excluded.w_confidence,
         episode_ttl = excluded.episode_ttl,
         context_token_budget = excluded.context_token_budget,
-        quota_facts = excluded.quota_facts,
-        quota_rules = excluded.quota_rules,
-        quota_episodes = excluded.quota_episodes,
-        max_facts = excluded.max_facts,
-        max_rules = excluded.max_rules,
-        max_episodes = excluded.max_episodes,
+        quota_system = excluded.quota_system,
+        quota_project = excluded.quota_project,
+        quota_history = excluded.quota_history,
+        quota_knowledge = excluded.quota_knowledge,
+        max_system = excluded.max_system,
+        max_project = excluded.max_project,
+        max_history = excluded.max_history,
+        max_knowledge = excluded.max_knowledge,
         source = excluded.source,
         updated_at = excluded.updated_at
     returning s.*;
@@ -158,11 +166,12 @@ $$;
 
 comment on function pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
-    bigint, double precision, double precision, double precision, bigint, bigint, bigint, text
+    bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text
 ) is
 $$Sets every setting of a butler in the current tenant (what its butler.toml says; an argument left out
 takes its default) and returns the row. Ranges: weights 0..1000, not all 0; episode_ttl_days in (0, 36500];
-context_token_budget 1..100000; quotas 0..1 summing to at most 1; max_* 0..1000. memory_recall with
+context_token_budget 1..100000; the blocks' quotas (system, project, history, knowledge) 0..1 summing to at most
+1; max_* 0..1000. memory_recall with
 scope => butler, memory_store_episode with butler => butler and memory_context_* for the butler read it.
 Example: select butler, scope, w_relevance from memory_butler_configure(butler => 'health', w_relevance => 0.7);$$;
 
@@ -202,12 +211,14 @@ returns table (
     w_confidence double precision,
     episode_ttl interval,
     context_token_budget integer,
-    quota_facts double precision,
-    quota_rules double precision,
-    quota_episodes double precision,
-    max_facts integer,
-    max_rules integer,
-    max_episodes integer,
+    quota_system double precision,
+    quota_project double precision,
+    quota_history double precision,
+    quota_knowledge double precision,
+    max_system integer,
+    max_project integer,
+    max_history integer,
+    max_knowledge integer,
     source text,
     updated_at timestamptz
 )
@@ -228,15 +239,15 @@ begin
             v_settings.butler, v_settings.updated_at is not null, v_settings.scope,
             v_settings.w_relevance, v_settings.w_importance, v_settings.w_recency, v_settings.w_confidence,
             v_settings.episode_ttl, v_settings.context_token_budget,
-            v_settings.quota_facts, v_settings.quota_rules, v_settings.quota_episodes,
-            v_settings.max_facts, v_settings.max_rules, v_settings.max_episodes,
+            v_settings.quota_system, v_settings.quota_project, v_settings.quota_history, v_settings.quota_knowledge,
+            v_settings.max_system, v_settings.max_project, v_settings.max_history, v_settings.max_knowledge,
             v_settings.source, v_settings.updated_at;
         return;
     end if;
     return query select
         s.butler, true, s.scope, s.w_relevance, s.w_importance, s.w_recency, s.w_confidence, s.episode_ttl,
-        s.context_token_budget, s.quota_facts, s.quota_rules, s.quota_episodes, s.max_facts, s.max_rules,
-        s.max_episodes, s.source, s.updated_at
+        s.context_token_budget, s.quota_system, s.quota_project, s.quota_history, s.quota_knowledge, s.max_system,
+        s.max_project, s.max_history, s.max_knowledge, s.source, s.updated_at
     from pymem.butler_settings as s
     where s.tenant_id = v_tenant
     order by s.butler;

@@ -97,9 +97,10 @@ create or replace function pymem.memory_context_candidates(
     w_importance double precision default null,
     w_recency double precision default null,
     w_confidence double precision default null,
-    facts_limit integer default null,
-    rules_limit integer default null,
-    episodes_limit integer default null,
+    system_limit integer default null,
+    project_limit integer default null,
+    history_limit integer default null,
+    knowledge_limit integer default null,
     recency_half_life_days double precision default 30,
     min_relevance double precision default null
 )
@@ -139,19 +140,26 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     -- what is left NULL comes from the butler's settings (pymem.butler_settings), else the defaults
     v_butler pymem.butler_settings := pymem_private.butler_settings_for(v_tenant, butler);
-    v_facts integer := pymem_private.require_section_limit('facts_limit', coalesce(facts_limit, v_butler.max_facts));
-    v_rules integer := pymem_private.require_section_limit('rules_limit', coalesce(rules_limit, v_butler.max_rules));
+    v_system integer := pymem_private.require_section_limit(
+        'system_limit', coalesce(system_limit, v_butler.max_system)
+    );
+    v_project integer := pymem_private.require_section_limit(
+        'project_limit', coalesce(project_limit, v_butler.max_project)
+    );
     v_episodes integer := pymem_private.require_section_limit(
-        'episodes_limit', coalesce(episodes_limit, v_butler.max_episodes)
+        'history_limit', coalesce(history_limit, v_butler.max_history)
+    );
+    v_knowledge integer := pymem_private.require_section_limit(
+        'knowledge_limit', coalesce(knowledge_limit, v_butler.max_knowledge)
     );
     v_w_relevance double precision := coalesce(w_relevance, v_butler.w_relevance);
     v_w_importance double precision := coalesce(w_importance, v_butler.w_importance);
     v_w_recency double precision := coalesce(w_recency, v_butler.w_recency);
     v_w_confidence double precision := coalesce(w_confidence, v_butler.w_confidence);
     v_scope text;
-    -- the depth of a plain memory_recall("limit" => facts_limit + rules_limit), at most 1000; every
-    -- candidate is scored, then each type keeps its own best
-    v_depth integer := least(1000, greatest(3 * (v_facts + v_rules), 30));
+    -- the depth of a plain memory_recall("limit" => the three blocks' limits), at most 1000; every
+    -- candidate is scored, then each block keeps its own best
+    v_depth integer := least(1000, greatest(3 * (v_system + v_project + v_knowledge), 30));
 begin
     perform pymem_private.require_text('trigger_prompt', trigger_prompt, 10000);
     perform pymem_private.require_text('butler', butler, 200);
@@ -167,15 +175,11 @@ begin
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
     v_scope := coalesce(scope, v_butler.scope);
 
-    if v_facts + v_rules > 0 then
+    if v_system + v_project + v_knowledge > 0 then
         return query
         with
         recalled as (
-            select
-                r.*,
-                pg_catalog.row_number() over (
-                    partition by r.memory_type order by r.score desc, r.created_at desc, r.memory_id
-                )::integer as type_rank
+            select r.*
             from pymem.memory_recall(
                 topic => memory_context_candidates.trigger_prompt,
                 scope => v_scope,
@@ -190,14 +194,62 @@ begin
                 bump_references => false,
                 min_relevance => memory_context_candidates.min_relevance
             ) as r
+        ),
+        candidates as (
+            -- the recalled facts and rules, each in its block: a proven or established rule is standing
+            -- behaviour (System), a fact of the butler's own scope is Project, the rest is Knowledge
+            select
+                case
+                    when r.memory_type = 'rule' and r.maturity in ('proven', 'established') then 'system'
+                    when r.memory_type = 'fact' and r.memory_scope = v_scope and v_scope <> 'global' then 'project'
+                    else 'knowledge'
+                end as block,
+                0 as tier,
+                r.memory_type, r.memory_id, r.content, coalesce(f.token_count, ru.token_count) as token_count,
+                r.score, r.relevance, r.importance, r.recency, r.confidence, r.effective_confidence,
+                r.subject, r.predicate, r.maturity, r.memory_scope,
+                coalesce(f.source_butler, ru.source_butler) as source_butler,
+                coalesce(f.source_episode_id, ru.source_episode_id) as source_episode_id,
+                coalesce(f.metadata, ru.metadata) as metadata,
+                r.created_at
+            from recalled as r
+            left join pymem.facts as f on r.memory_type = 'fact' and f.tenant_id = v_tenant and f.id = r.memory_id
+            left join pymem.rules as ru on r.memory_type = 'rule' and ru.tenant_id = v_tenant and ru.id = r.memory_id
+            union all
+            -- the butler's other proven and established rules: standing behaviour whatever the prompt, after
+            -- the recalled ones (score 0: they were not recalled for this prompt)
+            select
+                'system', 1, 'rule', ru.id, ru.content, ru.token_count,
+                0.0::double precision, 0.0::double precision, null::double precision, null::double precision,
+                ru.confidence,
+                pymem.memory_effective_confidence(ru.confidence, ru.decay_rate, ru.last_confirmed_at, pg_catalog.now()),
+                null::text, null::text, ru.maturity, ru.scope, ru.source_butler, ru.source_episode_id, ru.metadata,
+                ru.created_at
+            from pymem.rules as ru
+            where v_system > 0
+              and ru.tenant_id = v_tenant
+              and ru.forgotten_at is null
+              and ru.review_state = 'approved'
+              and ru.maturity in ('proven', 'established')
+              and ru.scope in ('global', v_scope)
+              and not exists (select from recalled as r where r.memory_type = 'rule' and r.memory_id = ru.id)
+        ),
+        ranked as (
+            select
+                c.*,
+                pg_catalog.row_number() over (
+                    partition by c.block
+                    order by c.tier, c.score desc, c.effective_confidence desc nulls last, c.created_at desc, c.memory_id
+                )::integer as block_rank
+            from candidates as c
         )
         select
-            case r.memory_type when 'fact' then 'facts' else 'rules' end,
-            r.type_rank,
+            r.block,
+            r.block_rank,
             r.memory_type,
             r.memory_id,
             r.content,
-            coalesce(f.token_count, ru.token_count),
+            r.token_count,
             r.score,
             r.relevance,
             r.importance,
@@ -208,18 +260,16 @@ begin
             r.predicate,
             r.maturity,
             r.memory_scope,
-            coalesce(f.source_butler, ru.source_butler),
-            coalesce(f.source_episode_id, ru.source_episode_id),
-            pymem_private.source_date(coalesce(f.metadata, ru.metadata)),
-            coalesce(f.metadata, ru.metadata) ->> 'source_path',
+            r.source_butler,
+            r.source_episode_id,
+            pymem_private.source_date(r.metadata),
+            r.metadata ->> 'source_path',
             null::uuid,
             r.created_at,
             null::timestamptz
-        from recalled as r
-        left join pymem.facts as f on r.memory_type = 'fact' and f.tenant_id = v_tenant and f.id = r.memory_id
-        left join pymem.rules as ru on r.memory_type = 'rule' and ru.tenant_id = v_tenant and ru.id = r.memory_id
-        where r.type_rank <= case r.memory_type when 'fact' then v_facts else v_rules end
-        order by r.memory_type, r.type_rank;  -- 'fact' < 'rule'
+        from ranked as r
+        where r.block_rank <= case r.block when 'system' then v_system when 'project' then v_project else v_knowledge end
+        order by pg_catalog.array_position(array['system', 'project', 'knowledge'], r.block), r.block_rank;
     end if;
 
     if v_episodes > 0 then
@@ -257,7 +307,7 @@ begin
             from scored as e
         )
         select
-            'episodes'::text,
+            'history'::text,
             e.episode_rank,
             'episode'::text,
             e.memory_id,
@@ -291,19 +341,22 @@ $$;
 
 comment on function pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision
+    integer, integer, integer, integer, double precision, double precision
 ) is
-$$The ranked candidates of a memory_context block, one row per memory, section by section (facts, rules,
-episodes), section_rank from 1. What is left NULL (scope, w_*, *_limit) is the butler's setting
-(memory_butler_settings(butler): scope = its name, weights 0.4/0.3/0.2/0.1, limits 20/10/10 by default).
-Facts and rules: pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" = least(1000, max(3*(facts_limit+rules_limit), 30)),
-bump_references => false, min_relevance), so a score is the composite score of memory_recall and a fact or rule
-below the relevance floor (min_relevance, default the relevance model's) is never a candidate; then the best facts_limit facts
-and the best rules_limit rules. Episodes: the butler's episodes_limit newest live ones (memory_recent_episodes),
-score = (w_importance * importance/10 + w_recency * recency) / (w_importance + w_recency), recency =
-exp(-ln 2 * days since created_at / recency_half_life_days) (recency alone when both weights are 0). Within a
-section: score DESC, created_at DESC, id ASC. Provenance: source_butler (the butler, for episodes),
-source_episode_id, metadata.source_date and source_path (imported files), created_at. A limit of 0 leaves its
-section empty. token_count: the content's stored token count. Reads only: no reference bump.
+$$The ranked candidates of a memory_context block (REQ-MEM-020), one row per memory, block by block, section_rank
+from 1: 'system' (the butler's proven and established rules), 'project' (facts of the butler's own scope),
+'knowledge' (the other facts and rules) and 'history' (the butler's recent episodes); the Task block is the
+trigger prompt itself. What is left NULL (scope, w_*, *_limit) is the butler's setting (memory_butler_settings(butler):
+scope = its name, weights 0.4/0.3/0.2/0.1, limits 10/10/10/20 by default). Facts and rules:
+pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" =
+least(1000, max(3*(system_limit+project_limit+knowledge_limit), 30)), bump_references => false, min_relevance), so a
+score is the composite score of memory_recall and a fact or rule below the relevance floor (min_relevance,
+default the relevance model's) is never a candidate, except the butler's proven and established rules, which
+follow the recalled ones in System with score 0. Episodes: the butler's history_limit newest live ones
+(memory_recent_episodes), score = (w_importance * importance/10 + w_recency * recency) / (w_importance +
+w_recency), recency = exp(-ln 2 * days since created_at / recency_half_life_days). Within a block: score DESC,
+created_at DESC, id ASC. Provenance: source_butler (the butler, for episodes), source_episode_id,
+metadata.source_date and source_path (imported files), created_at. A limit of 0 leaves its block empty.
+token_count: the content's stored token count. Reads only: no reference bump.
 Example: select section, section_rank, memory_type, content, token_count, score
 from memory_context_candidates(trigger_prompt => 'Help user with diet', butler => 'health');$$;

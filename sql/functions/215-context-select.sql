@@ -30,8 +30,11 @@ declare
     v_budget integer := pymem_private.require_token_budget(
         'token_budget', coalesce(memory_context_select.token_budget, v_butler.context_token_budget)
     );
-    v_sections constant text[] := array['facts', 'rules', 'episodes'];
-    v_quotas double precision[] := array[v_butler.quota_facts, v_butler.quota_rules, v_butler.quota_episodes];
+    -- the blocks that hold memories, in the block order (Task, the trigger prompt, is counted with the headers)
+    v_sections constant text[] := array['system', 'project', 'history', 'knowledge'];
+    v_quotas double precision[] := array[
+        v_butler.quota_system, v_butler.quota_project, v_butler.quota_history, v_butler.quota_knowledge
+    ];
     v_available integer;
     v_n integer;
     v_sec integer[];
@@ -40,11 +43,11 @@ declare
     v_score double precision[];
     v_created timestamptz[];
     v_tokens integer[];
-    v_first integer[] := array[1, 1, 1];  -- index of each section's first candidate
-    v_count integer[] := array[0, 0, 0];  -- candidates per section
-    v_kept integer[] := array[0, 0, 0];   -- a prefix of each section's ranking
+    v_first integer[] := array[1, 1, 1, 1];  -- index of each section's first candidate
+    v_count integer[] := array[0, 0, 0, 0];  -- candidates per section
+    v_kept integer[] := array[0, 0, 0, 0];   -- a prefix of each section's ranking
     v_pass1 integer[];
-    v_open boolean[] := array[true, true, true];
+    v_open boolean[] := array[true, true, true, true];
     v_cap integer;
     v_spent integer;
     v_remaining integer;
@@ -87,7 +90,7 @@ begin
     ) then
         raise exception 'candidates has an element without a valid section, section_rank, memory_id, score, created_at or tokens'
             using errcode = 'PM002',
-            hint = 'section is facts, rules or episodes; section_rank a whole number >= 1; tokens (or token_count) a whole number >= 0.';
+            hint = 'section is system, project, history or knowledge; section_rank a whole number >= 1; tokens (or token_count) a whole number >= 0.';
     end if;
     if exists (
         select from pg_catalog.jsonb_array_elements(candidates) as c (value)
@@ -118,11 +121,13 @@ begin
     for v_i in 1 .. v_n loop
         v_count[v_sec[v_i]] := v_count[v_sec[v_i]] + 1;
     end loop;
-    v_first := array[1, 1 + v_count[1], 1 + v_count[1] + v_count[2]];
+    v_first := array[
+        1, 1 + v_count[1], 1 + v_count[1] + v_count[2], 1 + v_count[1] + v_count[2] + v_count[3]
+    ];
 
     -- first pass: each section takes the best of its ranking while they fit in its quota share
     v_spent := 0;
-    for s in 1 .. 3 loop
+    for s in 1 .. 4 loop
         v_cap := pg_catalog.floor(v_available * v_quotas[s])::integer;
         v_remaining := 0;
         while v_kept[s] < v_count[s] and v_remaining + v_tokens[v_first[s] + v_kept[s]] <= v_cap loop
@@ -139,7 +144,7 @@ begin
     v_remaining := v_available - v_spent;
     loop
         v_best := null;
-        for s in 1 .. 3 loop
+        for s in 1 .. 4 loop
             if v_open[s] and v_kept[s] < v_count[s] then
                 v_i := v_first[s] + v_kept[s];
                 if v_best is null
@@ -182,8 +187,9 @@ $$Which candidates of memory_context_candidates go into a context block of at mo
 the butler's context_token_budget), header_tokens of which the block's headers take (PM002 when they alone do
 not fit). candidates: a JSON array of candidate rows, each with section, section_rank, memory_id, score,
 created_at and tokens (the tokens of its rendered line; token_count, the content's, when tokens is absent).
-First pass: each section (facts, rules, episodes) takes its best items while they fit in floor(quota * (budget -
-header_tokens)), the butler's context.quotas (0.5/0.3/0.2); second pass: what is left goes to the best next item
+First pass: each block (system, project, history, knowledge; Task, the trigger prompt, is in header_tokens) takes
+its best items while they fit in floor(quota * (budget - header_tokens)), the butler's context.quotas
+(0.15/0.25/0.2/0.4); second pass: what is left goes to the best next item
 of any section (score DESC, created_at DESC, id ASC, then section order) until none fits. A section's selection is
 always a prefix of its ranking. One row per candidate: selected, selection_pass 1 (quota) or 2 (spill-over),
 and the budget in force (token_budget, else the butler's).

@@ -153,7 +153,7 @@ grant execute on function
 pymem.memory_recent_episodes(text, integer, uuid),
 pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision
+    integer, integer, integer, integer, double precision, double precision
 )
 to pymem_app, pymem_analyst;
 
@@ -171,7 +171,7 @@ grant select on pymem.butler_settings to pymem_analyst, pymem_admin;
 grant execute on function
 pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
-    bigint, double precision, double precision, double precision, bigint, bigint, bigint, text
+    bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text
 ),
 pymem.memory_butler_remove(text)
 to pymem_app;
