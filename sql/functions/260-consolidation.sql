@@ -67,6 +67,59 @@ comment on function pymem_private.lock_consolidation(text) is
 'Serialises the consolidation of one tenant until the end of the transaction (an advisory lock).';
 
 
+create or replace function pymem_private.consolidate_episode(
+    p_tenant text, p_episode_id uuid, p_butler text, p_statements jsonb
+)
+returns table (episode_id uuid, facts integer, rules integer, kept_for_review integer, refused integer)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_item jsonb;
+    v_type text;
+    v_state text;
+    v_facts integer := 0;
+    v_rules integer := 0;
+    v_review integer := 0;
+    v_refused integer := 0;
+begin
+    for v_item in select i from pg_catalog.jsonb_array_elements(p_statements) as i loop
+        v_type := pymem_private.require_memory_type(
+            'memory_type', coalesce(v_item ->> 'memory_type', 'fact'), array['fact', 'rule']
+        );
+        v_state := pymem_private.consolidate_statement(
+            p_episode_id, p_butler, v_type,
+            pymem_private.require_text('subject', coalesce(v_item ->> 'subject', case when v_type = 'rule' then '-' end), 500),
+            pymem_private.require_text('predicate', coalesce(v_item ->> 'predicate', case when v_type = 'rule' then '-' end), 500),
+            pymem_private.require_text('statement', v_item ->> 'statement', 100000),
+            'agent_inference',
+            (v_item ->> 'embedding')::public.vector,
+            v_item ->> 'embedding_model'
+        );
+        if v_state = 'refused' then
+            v_refused := v_refused + 1;
+        elsif v_state = 'pending_review' then
+            v_review := v_review + 1;
+        elsif v_type = 'fact' then
+            v_facts := v_facts + 1;
+        else
+            v_rules := v_rules + 1;
+        end if;
+    end loop;
+    update pymem.episodes as e set consolidated = true where e.tenant_id = p_tenant and e.id = p_episode_id;
+    return query select p_episode_id, v_facts, v_rules, v_review, v_refused;
+end;
+$$;
+
+comment on function pymem_private.consolidate_episode(text, uuid, text, jsonb) is
+$$What memory_consolidate and memory_consolidate_episode do for one locked episode: each statement of p_statements
+(a JSON array of {"memory_type", "subject", "predicate", "statement", "embedding"?, "embedding_model"?}) through
+consolidate_statement, then the episode marked consolidated; one row of what became of them. PM002 for a malformed
+statement.$$;
+
+
 create or replace function pymem.memory_consolidate(butler text default null, "limit" integer default 100)
 returns table (
     episode_id uuid,
@@ -85,12 +138,6 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     v_limit integer := pymem_private.require_limit('limit', "limit");
     v_episode record;
-    v_statement record;
-    v_state text;
-    v_facts integer;
-    v_rules integer;
-    v_review integer;
-    v_refused integer;
 begin
     if butler is not null then
         perform pymem_private.require_text('butler', butler, 200);
@@ -108,27 +155,11 @@ begin
         limit v_limit
         for update
     loop
-        v_facts := 0;
-        v_rules := 0;
-        v_review := 0;
-        v_refused := 0;
-        for v_statement in select * from pymem.memory_extract(v_episode.content) loop
-            v_state := pymem_private.consolidate_statement(
-                v_episode.id, v_episode.butler, v_statement.memory_type, v_statement.subject, v_statement.predicate,
-                v_statement.statement
-            );
-            if v_state = 'refused' then
-                v_refused := v_refused + 1;
-            elsif v_state = 'pending_review' then
-                v_review := v_review + 1;
-            elsif v_statement.memory_type = 'fact' then
-                v_facts := v_facts + 1;
-            else
-                v_rules := v_rules + 1;
-            end if;
-        end loop;
-        update pymem.episodes as e set consolidated = true where e.tenant_id = v_tenant and e.id = v_episode.id;
-        return query select v_episode.id, v_facts, v_rules, v_review, v_refused;
+        return query select * from pymem_private.consolidate_episode(
+            v_tenant, v_episode.id, v_episode.butler,
+            (select coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x)), '[]'::jsonb)
+               from pymem.memory_extract(v_episode.content) as x)
+        );
     end loop;
 end;
 $$;
@@ -163,13 +194,6 @@ as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
     v_episode record;
-    v_item jsonb;
-    v_type text;
-    v_state text;
-    v_facts integer := 0;
-    v_rules integer := 0;
-    v_review integer := 0;
-    v_refused integer := 0;
 begin
     if statements is null or pg_catalog.jsonb_typeof(statements) <> 'array' then
         raise exception 'statements must be a JSON array of {"memory_type", "subject", "predicate", "statement"}'
@@ -186,30 +210,7 @@ begin
     if v_episode.consolidated then
         return;  -- consolidated already (by another run): nothing is stored twice
     end if;
-    for v_item in select i from pg_catalog.jsonb_array_elements(statements) as i loop
-        v_type := coalesce(v_item ->> 'memory_type', 'fact');
-        perform pymem_private.require_memory_type('memory_type', v_type, array['fact', 'rule']);
-        v_state := pymem_private.consolidate_statement(
-            v_episode.id, v_episode.butler, v_type,
-            pymem_private.require_text('subject', coalesce(v_item ->> 'subject', case when v_type = 'rule' then '-' end), 500),
-            pymem_private.require_text('predicate', coalesce(v_item ->> 'predicate', case when v_type = 'rule' then '-' end), 500),
-            pymem_private.require_text('statement', v_item ->> 'statement', 100000),
-            'agent_inference',
-            (v_item ->> 'embedding')::public.vector,
-            v_item ->> 'embedding_model'
-        );
-        if v_state = 'refused' then
-            v_refused := v_refused + 1;
-        elsif v_state = 'pending_review' then
-            v_review := v_review + 1;
-        elsif v_type = 'fact' then
-            v_facts := v_facts + 1;
-        else
-            v_rules := v_rules + 1;
-        end if;
-    end loop;
-    update pymem.episodes as e set consolidated = true where e.tenant_id = v_tenant and e.id = v_episode.id;
-    return query select v_episode.id, v_facts, v_rules, v_review, v_refused;
+    return query select * from pymem_private.consolidate_episode(v_tenant, v_episode.id, v_episode.butler, statements);
 end;
 $$;
 

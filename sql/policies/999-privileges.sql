@@ -129,7 +129,8 @@ pymem.memory_consolidate(text, integer),
 pymem.memory_consolidate_episode(uuid, jsonb),
 pymem.memory_unconsolidated_episodes(text, integer),
 pymem_private.consolidate_statement(uuid, text, text, text, text, text, text, public.vector, text),
-pymem_private.lock_consolidation(text)
+pymem_private.lock_consolidation(text),
+pymem_private.consolidate_episode(text, uuid, text, jsonb)
 to pymem_app, pymem_analyst;
 
 grant execute on function pymem.memory_consolidation_plan(text, text[], integer) to pymem_app, pymem_analyst, pymem_admin;
