@@ -549,6 +549,11 @@ class MemoryClient(SqlClient):
             in_session=("uuid", in_session),
         )
 
+    def resolve_id(self, *, type: str, ref: str | UUID) -> UUID:
+        """pymem.memory_resolve_id: the id of the tenant's memory of this type whose id is ref or starts with it
+        (at least 8 hex digits, the short id memory_context prints)."""
+        return UUID(str(self._scalar("memory_resolve_id", type=("text", type), ref=("text", str(ref)))))
+
     def get(self, *, type: str, id: UUID) -> MemoryRecord:
         """pymem.memory_get: one memory with every column (counts as a reference)."""
         return self._one(MemoryRecord, "memory_get", type=("text", type), id=("uuid", id))

@@ -356,6 +356,8 @@ READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 CONFIRM = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
 AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP)]
+_REF = "its id, or the first 8 or more hex digits of it as memory_context prints it"
+MemoryRef = Annotated[str, Field(description=f"the memory: {_REF}", min_length=8, max_length=36)]
 Source = Annotated[
     Literal["user_statement", "observation", "agent_inference", "import"] | None,
     Field(
@@ -639,7 +641,7 @@ async def memory_recall(
 
 async def memory_get(
     type: Annotated[MemoryType, Field(description="episode, fact or rule")],
-    id: Annotated[UUID, Field(description="the memory's id")],
+    id: MemoryRef,
     caller: CallerArg,
     ctx: Context,
     as_tenant: AsTenant = None,
@@ -651,25 +653,32 @@ async def memory_get(
         "memory_get",
         SCOPE_READ,
         as_tenant,
-        lambda db: db.get(type=type, id=id),
+        lambda db: db.get(type=type, id=db.resolve_id(type=type, ref=id)),
         references=lambda record: [(record.memory_type, record.memory_id)],
     )
 
 
 async def memory_confirm(
     type: Annotated[MemoryType, Field(description="fact or rule (episodes have no confidence to restore)")],
-    id: Annotated[UUID, Field(description="the memory's id")],
+    id: MemoryRef,
     caller: CallerArg,
     ctx: Context,
     as_tenant: AsTenant = None,
 ) -> ConfirmResult:
     """Confirm a fact or rule is still true: resets its decay clock, so its effective confidence
     is its stored confidence again. Confirming one that was kept for review approves it."""
-    return await _run(ctx, caller, "memory_confirm", SCOPE_WRITE, as_tenant, lambda db: db.confirm(type=type, id=id))
+    return await _run(
+        ctx,
+        caller,
+        "memory_confirm",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.confirm(type=type, id=db.resolve_id(type=type, ref=id)),
+    )
 
 
 async def memory_mark_helpful(
-    rule_id: Annotated[UUID, Field(description="the rule that helped")],
+    rule_id: Annotated[str, Field(description=f"the rule that helped: {_REF}", min_length=8, max_length=36)],
     caller: CallerArg,
     ctx: Context,
     as_tenant: AsTenant = None,
@@ -677,12 +686,17 @@ async def memory_mark_helpful(
     """Report that applying a rule helped: success and applied counts go up, effectiveness is
     recomputed and the rule may mature (candidate -> established -> proven)."""
     return await _run(
-        ctx, caller, "memory_mark_helpful", SCOPE_WRITE, as_tenant, lambda db: db.mark_helpful(rule_id=rule_id)
+        ctx,
+        caller,
+        "memory_mark_helpful",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.mark_helpful(rule_id=db.resolve_id(type="rule", ref=rule_id)),
     )
 
 
 async def memory_mark_harmful(
-    rule_id: Annotated[UUID, Field(description="the rule that did harm")],
+    rule_id: Annotated[str, Field(description=f"the rule that did harm: {_REF}", min_length=8, max_length=36)],
     caller: CallerArg,
     ctx: Context,
     reason: Annotated[str | None, Field(description="what went wrong (kept in the audit trail)")] = None,
@@ -696,20 +710,27 @@ async def memory_mark_harmful(
         "memory_mark_harmful",
         SCOPE_WRITE,
         as_tenant,
-        lambda db: db.mark_harmful(rule_id=rule_id, reason=reason),
+        lambda db: db.mark_harmful(rule_id=db.resolve_id(type="rule", ref=rule_id), reason=reason),
     )
 
 
 async def memory_forget(
     type: Annotated[MemoryType, Field(description="episode, fact or rule")],
-    id: Annotated[UUID, Field(description="the memory's id")],
+    id: MemoryRef,
     caller: CallerArg,
     ctx: Context,
     as_tenant: AsTenant = None,
 ) -> ForgetResult:
     """Forget a memory: a fact becomes 'retracted', a rule or episode is tombstoned. It is no
     longer searched or recalled, but stays in the audit trail."""
-    return await _run(ctx, caller, "memory_forget", SCOPE_WRITE, as_tenant, lambda db: db.forget(type=type, id=id))
+    return await _run(
+        ctx,
+        caller,
+        "memory_forget",
+        SCOPE_WRITE,
+        as_tenant,
+        lambda db: db.forget(type=type, id=db.resolve_id(type=type, ref=id)),
+    )
 
 
 async def memory_stats(

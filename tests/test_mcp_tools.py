@@ -376,6 +376,29 @@ async def test_get_a_nonexistent_memory_is_a_not_found_error(server: Any) -> Non
     assert "not found" in message
 
 
+async def test_the_short_ids_of_a_context_block_work_with_every_tool_that_takes_an_id(server: Any) -> None:
+    """memory_context prints ids as their first 8 hex digits; get, confirm, mark_helpful, mark_harmful and
+    forget take them as they take whole ids."""
+    async with Client(server) as client:
+        fact = await call(
+            client, "memory_store_fact", subject="user", predicate="diet", content="User is vegetarian", scope="health"
+        )
+        rule = await call(client, "memory_store_rule", content="Suggest vegetarian recipes", scope="health")
+        block = await call(client, "memory_context", trigger_prompt="vegetarian diet recipes", butler="health")
+        fact_id, rule_id = (str(x["memory_id"]) for x in (fact, rule))
+        assert f"; id {fact_id[:8]})" in block["text"] and fact_id not in block["text"]
+        assert f"; id {rule_id[:8]})" in block["text"] and rule_id not in block["text"]
+        got = await call(client, "memory_get", type="fact", id=fact_id[:8])
+        assert got["memory_id"] == fact_id and got["content"] == "User is vegetarian"
+        assert (await call(client, "memory_confirm", type="fact", id=fact_id[:8]))["memory_id"] == fact_id
+        assert (await call(client, "memory_mark_helpful", rule_id=rule_id[:8]))["success_count"] == 1
+        harmed = await call(client, "memory_mark_harmful", rule_id=rule_id[:8], reason="too pushy")
+        assert harmed["harmful_count"] == 1
+        assert "rule" in await call_error(client, "memory_get", type="rule", id=fact_id[:8])  # another type's id
+        forgotten = await call(client, "memory_forget", type="fact", id=fact_id[:8])
+        assert forgotten["memory_id"] == fact_id
+
+
 async def test_confirm_resets_the_decay_clock_and_refuses_episodes(server: Any, superuser: Any) -> None:
     async with Client(server) as client:
         stored = await call(
@@ -479,7 +502,8 @@ async def test_arguments_are_validated_and_nothing_is_half_written(server: Any, 
             ),
             ("memory_search", {"query": "diet", "mode": "fuzzy"}, "mode\n  Input should be 'hybrid', 'semantic'"),
             ("memory_search", {"query": "diet", "types": ["note"]}, "types.0\n  Input should be 'episode', 'fact'"),
-            ("memory_get", {"type": "fact", "id": "not-a-uuid"}, "id\n  Input should be a valid UUID"),
+            ("memory_get", {"type": "fact", "id": "not-a-uuid"}, "invalid id 'not-a-uuid'"),
+            ("memory_get", {"type": "fact", "id": "abc"}, "id\n  String should have at least 8 characters"),
             (
                 "memory_store_fact",
                 {"subject": "", "predicate": "p", "content": "c"},

@@ -78,16 +78,17 @@ def _baseline(
 
 
 def run_token_efficiency(
-    conn: psycopg.Connection[Any], dataset: Dataset, loaded: Loaded, vectors: QuestionVectors
+    conn: psycopg.Connection[Any], dataset: Dataset, loaded: Loaded, vectors: QuestionVectors, split: str = "test"
 ) -> dict[str, Any]:
-    """Mean coverage of the block and of the baseline per budget, and the block's at half and at 70% of each."""
+    """Mean coverage of the block and of the baseline per budget, and the block's at half and at 70% of each,
+    over the questions of split ("test" is reported; "train" is for tuning the block)."""
     order = {loaded.ids[m.key][1]: i for i, m in enumerate(dataset.memories) if m.key in loaded.ids}
     half = tuple(b // 2 for b in BUDGETS)
     seventy = tuple(b * 7 // 10 for b in BUDGETS)
     block_cov: dict[int, list[float]] = {b: [] for b in BUDGETS + half + seventy}
     base_cov: dict[int, list[float]] = {b: [] for b in BUDGETS}
     questions = 0
-    for question in questions_of(dataset, "test"):
+    for question in questions_of(dataset, split):
         relevant = [key for key, grade in question.relevant.items() if grade > 0 and key in loaded.ids]
         if question.category in SKIPPED or not relevant:
             continue

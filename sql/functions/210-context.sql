@@ -281,9 +281,19 @@ begin
                 e.importance / 10.0 as importance_component,
                 pymem.memory_recency(
                     null, e.created_at, pg_catalog.now(), memory_context_candidates.recency_half_life_days
-                ) as recency_component
+                ) as recency_component,
+                -- how close the episode is to the prompt (cosine similarity; NULL without an embedding)
+                (
+                    select greatest(
+                        0.0, 1.0 - (ep.embedding operator(public.<=>) memory_context_candidates.query_embedding)
+                    )
+                    from pymem.episodes as ep
+                    where ep.tenant_id = v_tenant and ep.id = e.memory_id
+                ) as relevance_component
+            -- the window: the butler's 3 x history_limit (at least 30) newest live episodes, of which the
+            -- history_limit closest to the prompt, then the most important and recent, are the candidates
             from pymem.memory_recent_episodes(
-                butler => memory_context_candidates.butler, "limit" => v_episodes
+                butler => memory_context_candidates.butler, "limit" => least(1000, greatest(3 * v_episodes, 30))
             ) as e
         ),
         scored as (
@@ -291,8 +301,9 @@ begin
                 e.*,
                 coalesce(
                     pymem.memory_composite_score(
-                        0, e.importance_component, e.recency_component, 0,
-                        0, v_w_importance, v_w_recency, 0
+                        coalesce(e.relevance_component, 0), e.importance_component, e.recency_component, 0,
+                        case when e.relevance_component is null then 0 else v_w_relevance end,
+                        v_w_importance, v_w_recency, 0
                     ),
                     e.recency_component
                 ) as episode_score
@@ -317,7 +328,7 @@ begin
                 where ep.tenant_id = v_tenant and ep.id = e.memory_id
             ),
             e.episode_score,
-            null::double precision,
+            e.relevance_component,
             e.importance_component,
             e.recency_component,
             null::double precision,
@@ -334,6 +345,7 @@ begin
             e.created_at,
             e.expires_at
         from ranked as e
+        where e.episode_rank <= v_episodes
         order by e.episode_rank;
     end if;
 end;
@@ -352,9 +364,11 @@ pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights
 least(1000, max(3*(system_limit+project_limit+knowledge_limit), 30)), bump_references => false, min_relevance), so a
 score is the composite score of memory_recall and a fact or rule below the relevance floor (min_relevance,
 default the relevance model's) is never a candidate, except the butler's proven and established rules, which
-follow the recalled ones in System with score 0. Episodes: the butler's history_limit newest live ones
-(memory_recent_episodes), score = (w_importance * importance/10 + w_recency * recency) / (w_importance +
-w_recency), recency = exp(-ln 2 * days since created_at / recency_half_life_days). Within a block: score DESC,
+follow the recalled ones in System with score 0. Episodes: of the butler's 3 x history_limit (at least 30) newest
+live ones (memory_recent_episodes), the history_limit best by score = (w_relevance * relevance + w_importance *
+importance/10 + w_recency * recency) / (w_relevance + w_importance + w_recency), relevance = the cosine similarity
+of the episode's embedding to query_embedding (left out, weight and all, without either), recency = exp(-ln 2 *
+days since created_at / recency_half_life_days). Within a block: score DESC,
 created_at DESC, id ASC. Provenance: source_butler (the butler, for episodes), source_episode_id,
 metadata.source_date and source_path (imported files), created_at. A limit of 0 leaves its block empty.
 token_count: the content's stored token count. Reads only: no reference bump.

@@ -117,6 +117,7 @@ pymem.memory_recall(
     double precision, timestamptz, text, double precision, integer, boolean, double precision
 ),
 pymem.memory_get(text, uuid),
+pymem.memory_resolve_id(text, text),
 pymem.memory_confirm(text, uuid),
 pymem.memory_mark_helpful(uuid),
 pymem.memory_mark_harmful(uuid, text),
