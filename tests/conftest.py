@@ -8,6 +8,7 @@ superuser connection (`postgresql`) is for setup and catalog reads only.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 import psycopg
 import pytest
 from pgvector.psycopg import register_vector
+from psycopg import sql
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
 from pytest_postgresql import factories
@@ -165,3 +167,27 @@ def app_pool(db_dsn: str) -> Iterator[ConnectionPool]:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def make_login(superuser: psycopg.Connection[Any]) -> Iterator[Any]:
+    created: list[str] = []
+
+    def make(bind_to: str | None, *, analyst: bool = True) -> str:
+        name = f"test_analyst_{uuid.uuid4().hex[:10]}"
+        superuser.execute(sql.SQL("create role {} login").format(sql.Identifier(name)))
+        created.append(name)
+        if bind_to is not None:
+            superuser.execute("select pymem.memory_bind_role(%s, %s)", (name, bind_to))
+        elif analyst:
+            superuser.execute(sql.SQL("grant pymem_analyst to {}").format(sql.Identifier(name)))
+        return name
+
+    yield make
+    for name in created:
+        superuser.execute(sql.SQL("drop role if exists {}").format(sql.Identifier(name)))
+
+
+def connect_as(db_dsn: str, role: str) -> psycopg.Connection[Any]:
+    """An autocommit connection of db_dsn's database as role (a login make_login created)."""
+    return psycopg.connect(make_conninfo(db_dsn, user=role), autocommit=True)

@@ -9,9 +9,8 @@ import psycopg
 import pytest
 
 from pymem.embeddings import Embedder
-from tests.conftest import Tenant
+from tests.conftest import Tenant, connect_as
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
-from tests.test_isolation import connect_as, make_login  # noqa: F401  (fixture)
 from tests.test_recall import recall
 from tests.test_search import search
 
@@ -115,7 +114,7 @@ def test_every_api_function_needs_a_tenant(app: psycopg.Connection[Any], acme: d
 def test_a_bound_analyst_recalls_in_plain_sql(
     as_tenant: Tenant,
     acme: dict[str, Any],
-    make_login: Any,  # noqa: F811
+    make_login: Any,
     db_dsn: str,
 ) -> None:
     with as_tenant("globex") as conn:
@@ -142,7 +141,7 @@ def test_a_bound_analyst_recalls_in_plain_sql(
 
 def test_an_unbound_analyst_recalls_nothing(
     acme: dict[str, Any],
-    make_login: Any,  # noqa: F811
+    make_login: Any,
     db_dsn: str,
 ) -> None:
     role = make_login(None)

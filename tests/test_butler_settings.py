@@ -16,10 +16,9 @@ from pymem import butlers
 from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError
 from pymem.models import ButlerSettings
-from tests.conftest import AppConnect, Tenant
+from tests.conftest import AppConnect, Tenant, connect_as
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
 from tests.test_cli import base_env, run_cli
-from tests.test_isolation import connect_as, make_login  # noqa: F401  (fixture)
 
 Row = dict[str, Any]
 SETTINGS = (
@@ -315,7 +314,7 @@ def test_an_unset_tenant_sees_nothing(two_tenants: None, app: psycopg.Connection
 
 def test_a_bound_analyst_reads_its_tenants_settings(
     two_tenants: None,
-    make_login: Any,  # noqa: F811
+    make_login: Any,
     db_dsn: str,
 ) -> None:
     role = make_login("acme")
@@ -342,7 +341,7 @@ def test_a_bound_analyst_reads_its_tenants_settings(
 def test_a_bound_analyst_cannot_write_settings(
     two_tenants: None,
     as_tenant: Tenant,
-    make_login: Any,  # noqa: F811
+    make_login: Any,
     db_dsn: str,
     statement: str,
 ) -> None:

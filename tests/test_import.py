@@ -19,9 +19,8 @@ from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
 from pymem.importer import ImportSummary, chunk_markdown, import_path, markdown_files, source_date
 from pymem.tenancy import tenant_transaction
-from tests.conftest import AppConnect, Tenant
+from tests.conftest import AppConnect, Tenant, connect_as
 from tests.sqlapi import call, call_one, counts, store_fact
-from tests.test_isolation import connect_as, make_login  # noqa: F401  (fixture)
 
 TODAY = dt.datetime.now(dt.UTC).date()
 DAY_30 = f"{TODAY - dt.timedelta(days=30)}.md"
@@ -505,7 +504,7 @@ def test_the_sql_import_leaves_another_tenants_file_alone(as_tenant: Tenant, emb
 
 def test_a_bound_analyst_imports_without_embeddings(
     as_tenant: Tenant,
-    make_login: Any,  # noqa: F811
+    make_login: Any,
     db_dsn: str,
 ) -> None:
     role = make_login("acme")

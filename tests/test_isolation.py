@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
 from pymem.errors import NoTenantError, PermissionDeniedError, TenantConflictError, translate
 from pymem.pool import make_pool
 from pymem.tenancy import admin_transaction, tenant_transaction
-from tests.conftest import Tenant, app_dsn_for
+from tests.conftest import Tenant, app_dsn_for, connect_as
 from tests.test_schema import insert_fact
 
 TABLES = ["episodes", "facts", "rules", "memory_links", "memory_events"]
@@ -245,29 +241,6 @@ def test_memory_events_are_append_only(two_tenants: Any, as_tenant: Tenant, stat
 
 
 # Analysts bound to a tenant
-
-
-@pytest.fixture
-def make_login(superuser: psycopg.Connection[Any]) -> Iterator[Any]:
-    created: list[str] = []
-
-    def make(bind_to: str | None, *, analyst: bool = True) -> str:
-        name = f"test_analyst_{uuid.uuid4().hex[:10]}"
-        superuser.execute(sql.SQL("create role {} login").format(sql.Identifier(name)))
-        created.append(name)
-        if bind_to is not None:
-            superuser.execute("select pymem.memory_bind_role(%s, %s)", (name, bind_to))
-        elif analyst:
-            superuser.execute(sql.SQL("grant pymem_analyst to {}").format(sql.Identifier(name)))
-        return name
-
-    yield make
-    for name in created:
-        superuser.execute(sql.SQL("drop role if exists {}").format(sql.Identifier(name)))
-
-
-def connect_as(db_dsn: str, role: str) -> psycopg.Connection[Any]:
-    return psycopg.connect(make_conninfo(db_dsn, user=role), autocommit=True)
 
 
 def test_a_bound_analyst_sees_only_its_tenant(two_tenants: Any, make_login: Any, db_dsn: str) -> None:

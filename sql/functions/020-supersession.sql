@@ -1,8 +1,8 @@
 -- Supersession: a new active fact replaces the active fact with the same
 -- (tenant, subject, predicate); so does a fact kept for review (validity 'pending_review', see
--- 118-grounding.sql) when memory_confirm approves it, and not before. An advisory lock on that key serialises concurrent
--- writers, and the partial unique index facts_one_active_per_subject_predicate is
--- the last guard: at most one active fact per key, ever.
+-- 118-grounding.sql) when memory_confirm approves it, and not before. An advisory lock on that key
+-- (pymem_private.lock_tenant_key, 003-tenant-locks.sql) serialises concurrent writers, and the partial
+-- unique index facts_one_active_per_subject_predicate is the last guard: at most one active fact per key, ever.
 
 create or replace function pymem_private.supersede_fact()
 returns trigger
@@ -19,9 +19,13 @@ begin
     end if;
     -- Held until the transaction ends: a concurrent writer of the same key waits here,
     -- then (READ COMMITTED) sees this transaction's fact and supersedes it in turn.
-    perform pg_catalog.pg_advisory_xact_lock(
-        pg_catalog.hashtextextended(new.tenant_id || chr(31) || new.subject || chr(31) || new.predicate, 7342)
-    );
+    -- a row of another tenant than the transaction's is refused by row-level security after this trigger;
+    -- it takes no lock and supersedes nothing (lock_tenant_key would refuse it, with PM004)
+    if new.tenant_id is distinct from pymem.current_tenant()
+       and not (select r.rolsuper from pg_catalog.pg_roles as r where r.rolname = session_user) then
+        return new;
+    end if;
+    perform pymem_private.lock_tenant_key(new.tenant_id, 'supersession', new.subject || chr(31) || new.predicate);
     update pymem.facts as f
        set validity = 'superseded'
      where f.tenant_id = new.tenant_id

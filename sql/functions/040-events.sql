@@ -114,3 +114,46 @@ when (
     or old.review_state is distinct from new.review_state
 )
 execute function pymem_private.record_state_transition('rule');
+
+
+-- Who, when, which transaction and role: written by the system, whatever an INSERT says (issue 17, finding 2).
+create or replace function pymem_private.stamp_event()
+returns trigger
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_role text := nullif(pg_catalog.current_setting('role', true), 'none');
+begin
+    new.occurred_at := pg_catalog.clock_timestamp();
+    new.transaction_id := pg_catalog.pg_current_xact_id();
+    new.session_role := session_user;
+    -- the role the session acts as (SET ROLE), also inside a SECURITY DEFINER function of pymem_owner
+    new.db_role := coalesce(v_role, session_user);
+    new.actor := nullif(pg_catalog.current_setting('pymem.actor', true), '');
+    -- a login bound to a tenant (an analyst) is its own actor: it cannot claim to be somebody else
+    if exists (select from pymem_private.role_tenants as r where r.role_name = session_user) then
+        new.actor := session_user;
+    end if;
+    -- an admin elevation is recorded by pymem_private.log_elevation (SECURITY DEFINER, so: as pymem_owner)
+    -- and by nothing else: a row of it is what opens the admin policies (pymem_private.admin_elevated)
+    if new.operation = 'admin_elevation' and (current_user <> 'pymem_owner' or v_role is distinct from 'pymem_admin') then
+        raise exception 'an admin elevation is recorded by pymem.memory_log_elevation only'
+            using errcode = 'PM006',
+                  hint = 'SET LOCAL ROLE pymem_admin, then select pymem.memory_log_elevation(reason, details).';
+    end if;
+    return new;
+end;
+$$;
+
+comment on function pymem_private.stamp_event() is
+$$Trigger (before insert on memory_events): sets occurred_at (clock_timestamp), transaction_id, session_role
+(the login), db_role (the role it acts as: SET ROLE's, else the login) and actor (the transaction's pymem.actor;
+a bound analyst's own login name) whatever the INSERT gave, and refuses an 'admin_elevation' row that
+pymem.memory_log_elevation does not write (PM006).$$;
+
+create or replace trigger memory_events_stamp
+before insert on pymem.memory_events
+for each row execute function pymem_private.stamp_event();

@@ -1,19 +1,28 @@
 -- Admin elevation: the application switches to pymem_admin with SET LOCAL ROLE inside
 -- one transaction (never for a session) and records it here, in the caller's tenant.
 
--- The signature (text) became (text, jsonb) in revision 0003, which dropped the old function.
-create or replace function pymem.memory_log_elevation(reason text, details jsonb default '{}')
+create or replace function pymem_private.log_elevation(reason text, details jsonb)
 returns bigint
 language plpgsql
 volatile
-security invoker
+-- SECURITY DEFINER: the one writer of admin_elevation rows (pymem_private.stamp_event refuses any other, and
+-- pymem_admin may not INSERT into memory_events); EXECUTE for pymem_admin only, and the role setting says
+-- the caller has SET ROLE pymem_admin
+security definer
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+    v_role text := pg_catalog.current_setting('role', true);
 begin
-    if current_user <> 'pymem_admin' then
+    if v_role is distinct from 'pymem_admin' then
         raise exception 'memory_log_elevation must be called after SET LOCAL ROLE pymem_admin, not as %',
-            current_user
+            coalesce(nullif(v_role, 'none'), session_user)
             using errcode = 'PM006';
+    end if;
+    if pymem.current_tenant() is null then
+        raise exception 'an admin elevation is recorded in the trail of the tenant it acts for: set one first'
+            using errcode = 'PM001',
+                  hint = 'Run select set_config(''pymem.tenant_id'', ''<tenant>'', true) before SET LOCAL ROLE.';
     end if;
     if reason is null or pg_catalog.btrim(reason) = '' then
         raise exception 'an admin elevation needs a reason' using errcode = 'PM002';
@@ -33,6 +42,22 @@ begin
     return pg_catalog.pg_current_xact_id()::text::bigint;
 end;
 $$;
+
+comment on function pymem_private.log_elevation(text, jsonb) is
+$$The body of pymem.memory_log_elevation: checks the caller acts as pymem_admin (PM006) in a tenant (PM001),
+validates reason and details (PM002) and appends the admin_elevation row, as the owner.$$;
+
+
+-- The signature (text) became (text, jsonb) in revision 0003, which dropped the old function.
+create or replace function pymem.memory_log_elevation(reason text, details jsonb default '{}')
+returns bigint
+language sql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+begin atomic
+    select pymem_private.log_elevation(reason, details);
+end;
 
 comment on function pymem.memory_log_elevation(text, jsonb) is
 $$Records that the caller switched to pymem_admin in this transaction, which opens cross-tenant reads
@@ -58,6 +83,7 @@ begin atomic
             and e.operation = 'admin_elevation'
             and e.transaction_id = pg_current_xact_id_if_assigned()
             and e.session_role = session_user
+            and e.db_role = 'pymem_admin'
     );
 end;
 

@@ -28,7 +28,7 @@ begin atomic
     union all
     -- every policy: who, which command, and its filter: tenant policies call current_tenant(),
     -- admin reads need a logged elevation, the owner only reads (but for bearer tokens, which
-    -- only the owner's functions touch)
+    -- only the owner's functions touch, and the admin elevations it appends)
     select
         'policy' as section,
         p.schemaname || '.' || p.tablename || ' ' || p.policyname as object,  -- noqa: RF04
@@ -41,6 +41,9 @@ begin atomic
                     p.roles = array['pymem_admin']::name[]
                     and (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%admin_elevated()%'
             when 'pymem_admin' = any(p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
+            -- the owner appends admin elevations (pymem_private.log_elevation), into the current tenant only
+            when p.roles = array['pymem_owner']::name[] and p.tablename = 'memory_events' and p.cmd = 'INSERT'
+                then p.with_check like '%current_tenant()%'
             when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
             else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
         end as ok,
@@ -148,6 +151,23 @@ begin atomic
     from pg_proc as p
     inner join pg_namespace as n on p.pronamespace = n.oid
     where n.nspname in ('pymem', 'pymem_private')
+    union all
+    -- the advisory-lock functions: nobody but the owner (pymem_private.lock_tenant_key) and superusers may take
+    -- one, or a tenant could hold another's supersession lock (migration 0016)
+    select
+        'function' as section,
+        'pg_catalog advisory locks' as object,  -- noqa: RF04
+        not exists (
+            select from pg_proc as p
+            where
+                p.pronamespace = 'pg_catalog'::regnamespace and p.proname like 'pg\_%advisory%'
+                and (
+                    has_function_privilege('public', p.oid, 'EXECUTE')
+                    or has_function_privilege('pymem_app', p.oid, 'EXECUTE')
+                    or has_function_privilege('pymem_analyst', p.oid, 'EXECUTE')
+                )
+        ) as ok,
+        'EXECUTE on pg_advisory_lock and its kin: pymem_owner only (revoked from PUBLIC by migration 0016)' as detail
     order by section, object;
 end;
 

@@ -238,9 +238,7 @@ begin
     -- decides on what this one wrote (READ COMMITTED: the plan below runs after the lock is granted).
     -- The key is (tenant, subject); supersession's per-fact lock (020-supersession.sql) hashes
     -- (tenant, subject, predicate) with another seed.
-    perform pg_catalog.pg_advisory_xact_lock(
-        pg_catalog.hashtextextended(v_tenant || chr(31) || memory_import_file.subject, 7343)
-    );
+    perform pymem_private.lock_tenant_key(v_tenant, 'import', memory_import_file.subject);
     -- The chunks are passages of the operator's own file (source 'import', cited by its path), not claims:
     -- grounding (118-grounding.sql) keeps one for review when it tries to instruct the agent, no more.
     -- The plan is materialised before the first write, so the writes below do not change it.

@@ -60,7 +60,7 @@ set search_path = pg_catalog, pg_temp
 begin atomic
     -- one consolidation at a time per tenant, so that episodes are consolidated in the order they happened
     -- and a correction ("actually I moved to Porto") supersedes what it corrects, never the other way round
-    select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(p_tenant || chr(31) || 'consolidation', 7344));
+    select pymem_private.lock_tenant_key(p_tenant, 'consolidation', 'consolidation');
 end;
 
 comment on function pymem_private.lock_consolidation(text) is

@@ -181,7 +181,7 @@ using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists memory_events_tenant_insert on pymem.memory_events;
 create policy memory_events_tenant_insert on pymem.memory_events
-for insert to pymem_app, pymem_analyst, pymem_admin
+for insert to pymem_app, pymem_analyst
 with check (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists memory_events_admin_select on pymem.memory_events;
@@ -192,7 +192,14 @@ using ((select pymem_private.admin_elevated()));
 comment on policy memory_events_tenant_select on pymem.memory_events is
 'A tenant role reads only the audit trail of the current tenant.';
 comment on policy memory_events_tenant_insert on pymem.memory_events is
-'Events are appended only into the current tenant (admin elevations included).';
+'Events are appended only into the current tenant; pymem_private.stamp_event writes who, when, which transaction and role.';
+drop policy if exists memory_events_owner_insert on pymem.memory_events;
+create policy memory_events_owner_insert on pymem.memory_events
+for insert to pymem_owner
+with check (tenant_id = (select pymem.current_tenant()));
+
+comment on policy memory_events_owner_insert on pymem.memory_events is
+'pymem.memory_log_elevation (SECURITY DEFINER, so: the owner) appends an admin elevation into the current tenant.';
 drop policy if exists memory_events_owner_select on pymem.memory_events;
 create policy memory_events_owner_select on pymem.memory_events
 for select to pymem_owner
@@ -210,11 +217,12 @@ alter table pymem_private.role_tenants force row level security;
 
 drop policy if exists role_tenants_self_select on pymem_private.role_tenants;
 create policy role_tenants_self_select on pymem_private.role_tenants
-for select to pymem_app, pymem_analyst, pymem_admin
+for select to pymem_app, pymem_analyst, pymem_admin, pymem_owner
 using (role_name = session_user);
 
 comment on policy role_tenants_self_select on pymem_private.role_tenants is
-'A login reads only its own tenant binding.';
+'A login reads only its own tenant binding (also inside a SECURITY DEFINER function of pymem_owner, so that
+pymem.current_tenant() answers there as it does outside).';
 
 -- pymem_private.api_tokens: bearer tokens (only their hashes). No tenant role has a policy or
 -- a privilege: the application verifies tokens with pymem_private.token_verify and operators

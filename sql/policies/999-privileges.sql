@@ -14,7 +14,8 @@ to pymem_app, pymem_analyst;
 grant select, insert on pymem.memory_events to pymem_app, pymem_analyst;
 grant select on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links, pymem.memory_events
 to pymem_admin;
-grant insert on pymem.memory_events to pymem_admin;
+-- pymem_admin appends nothing itself: memory_log_elevation (SECURITY DEFINER) writes its elevation row
+revoke insert on pymem.memory_events from pymem_admin;
 grant select on pymem_private.role_tenants to pymem_app, pymem_analyst, pymem_admin;
 
 -- Functions: EXECUTE is revoked from PUBLIC, then granted by name.
@@ -24,10 +25,13 @@ revoke all on all functions in schema pymem_private from public;
 grant execute on function pymem.current_tenant() to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem.memory_decay_rate(text) to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem.memory_log_elevation(text, jsonb) to pymem_admin;
+grant execute on function pymem_private.log_elevation(text, jsonb) to pymem_admin;
 grant execute on function pymem.memory_rls_audit() to pymem_app, pymem_analyst, pymem_admin;
 -- memory_bind_role / memory_unbind_role: superusers and DBAs only (no grant).
 
 grant execute on function pymem_private.tenant_for_write() to pymem_app, pymem_analyst, pymem_admin;
+-- the one way to an advisory lock (migration 0016 revoked the advisory-lock functions from PUBLIC)
+grant execute on function pymem_private.lock_tenant_key(text, text, text) to pymem_app, pymem_analyst;
 -- full-text matching served by the GIN index under RLS (the operator pymem_private.@@@, migration 0007)
 grant execute on function pymem_private.ts_match_leakproof(tsvector, tsquery) to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem_private.memory_exists(text, text, uuid) to pymem_app, pymem_analyst;
