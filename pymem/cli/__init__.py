@@ -12,6 +12,7 @@ pymem token list [--tenant T]                    list bearer tokens (never the t
 pymem token revoke TOKEN_ID                      revoke a bearer token
 pymem butler sync [--tenant T] [--dir D]         write butler.toml settings into a tenant
 pymem butler show [BUTLER] [--tenant T]          print the butler settings in force
+pymem erase memory --type T --id ID [--cascade] | tenant T --confirm T   erase for good (right to erasure)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from pathlib import Path
 from pymem import __version__, embedded, migrate
 from pymem.cli import bench as bench_cli
 from pymem.cli import butler as butler_cli
+from pymem.cli import erase as erase_cli
 from pymem.cli import evaluate as eval_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
@@ -184,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     token_cli.register(sub)
     butler_cli.register(sub)
     maintenance_cli.register(sub)
+    erase_cli.register(sub)
     bench_cli.register(sub)
     eval_cli.register(sub)
     model_cli.register(sub)

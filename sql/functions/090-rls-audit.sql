@@ -42,7 +42,8 @@ begin atomic
                     and (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%admin_elevated()%'
             when 'pymem_admin' = any(p.roles) and p.cmd = 'SELECT' then p.qual like '%admin_elevated()%'
             -- the owner appends admin elevations (pymem_private.log_elevation), into the current tenant only
-            when p.roles = array['pymem_owner']::name[] and p.tablename = 'memory_events' and p.cmd = 'INSERT'
+            -- and rewrites the details of an erased memory's events (pymem_private.scrub_erased_events)
+            when p.roles = array['pymem_owner']::name[] and p.tablename = 'memory_events' and p.cmd in ('INSERT', 'UPDATE')
                 then p.with_check like '%current_tenant()%'
             when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
             else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'

@@ -169,8 +169,9 @@ comment on policy memory_links_tenant_delete on pymem.memory_links is
 comment on policy memory_links_admin_select on pymem.memory_links is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
--- pymem.memory_events: append-only. No UPDATE or DELETE policy exists, and no role but
--- the owner holds those privileges, so nobody else can change history.
+-- pymem.memory_events: append-only. No tenant role has an UPDATE or DELETE policy or privilege, so nobody
+-- can change history; the one exception is erasure (pymem.memory_erase), whose SECURITY DEFINER part
+-- rewrites the details of an erased memory's events, as the owner.
 alter table pymem.memory_events enable row level security;
 alter table pymem.memory_events force row level security;
 
@@ -200,6 +201,15 @@ with check (tenant_id = (select pymem.current_tenant()));
 
 comment on policy memory_events_owner_insert on pymem.memory_events is
 'pymem.memory_log_elevation (SECURITY DEFINER, so: the owner) appends an admin elevation into the current tenant.';
+drop policy if exists memory_events_owner_erase on pymem.memory_events;
+create policy memory_events_owner_erase on pymem.memory_events
+for update to pymem_owner
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+comment on policy memory_events_owner_erase on pymem.memory_events is
+'pymem_private.scrub_erased_events (SECURITY DEFINER, so: the owner) rewrites the details of the events of a memory
+erased in the same transaction, in the current tenant: the one change the append-only trail allows.';
 drop policy if exists memory_events_owner_select on pymem.memory_events;
 create policy memory_events_owner_select on pymem.memory_events
 for select to pymem_owner

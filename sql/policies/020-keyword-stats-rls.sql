@@ -58,6 +58,11 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+drop policy if exists keyword_lexemes_tenant_delete on pymem.keyword_lexemes;
+create policy keyword_lexemes_tenant_delete on pymem.keyword_lexemes
+for delete to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
 drop policy if exists keyword_lexemes_admin_select on pymem.keyword_lexemes;
 create policy keyword_lexemes_admin_select on pymem.keyword_lexemes
 for select to pymem_admin
@@ -72,5 +77,7 @@ comment on policy keyword_lexemes_tenant_insert on pymem.keyword_lexemes is
 'A tenant role (through the keyword_stats triggers) writes statistics only of the current tenant.';
 comment on policy keyword_lexemes_tenant_update on pymem.keyword_lexemes is
 'A tenant role (through the keyword_stats triggers) updates only the statistics of the current tenant.';
+comment on policy keyword_lexemes_tenant_delete on pymem.keyword_lexemes is
+'A tenant role (pymem.memory_erase) deletes the lexemes no row of the current tenant holds any more.';
 comment on policy keyword_lexemes_admin_select on pymem.keyword_lexemes is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';

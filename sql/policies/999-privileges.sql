@@ -264,6 +264,7 @@ grant execute on function pymem.memory_touch_references(text[], uuid[], timestam
 -- Keyword statistics (sql/functions/125-keyword-stats.sql): kept by triggers running as the writer of the
 -- memory rows (pymem_app, bound analysts), under the tenant policies; read by search.
 grant select, insert, update on pymem.keyword_stats, pymem.keyword_lexemes to pymem_app, pymem_analyst;
+grant delete on pymem.keyword_lexemes to pymem_app, pymem_analyst;
 grant select on pymem.keyword_stats, pymem.keyword_lexemes to pymem_admin;
 grant execute on function pymem_private.keyword_stats_apply(text, text, tsvector, integer) to pymem_app, pymem_analyst;
 grant execute on function
@@ -275,4 +276,11 @@ pymem_private.memory_keyword_scores(
 to pymem_app, pymem_analyst;
 grant execute on function
 pymem_private.memory_keyword_top(text, text, text[], text, integer, double precision, timestamptz)
+to pymem_app, pymem_analyst;
+
+-- Erasure (sql/functions/182-erase.sql): memory_erase for the application and bound analysts, in their tenant;
+-- memory_erase_tenant for superusers only (no grant)
+grant execute on function
+pymem.memory_erase(text, uuid, text, boolean),
+pymem_private.scrub_erased_events(text[], uuid[], text)
 to pymem_app, pymem_analyst;

@@ -1,0 +1,71 @@
+"""Erasure for operators (the right to erasure): pymem.memory_erase / pymem.memory_erase_tenant decide and delete
+in SQL; this module calls them as the migrator login and then VACUUMs the tables they touched, so that the dead
+rows and their index entries go too (with rewrite: VACUUM FULL, which rewrites the files and rebuilds the indexes,
+under an exclusive lock). `pymem erase` is its command line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from psycopg import sql
+
+from pymem.maintenance import ACTOR, _connect, _sql_errors, _tenant_work
+
+# every table that holds a tenant's rows (pymem.memory_erase_tenant deletes from each)
+TABLES = (
+    "pymem.memory_links",
+    "pymem.facts",
+    "pymem.rules",
+    "pymem.episodes",
+    "pymem.keyword_lexemes",
+    "pymem.keyword_stats",
+    "pymem.butler_settings",
+    "pymem.memory_events",
+    "pymem_private.api_tokens",
+    "pymem_private.role_tenants",
+)
+# what pymem.memory_erase changes
+MEMORY_TABLES = (*TABLES[:5], "pymem.memory_events")
+
+
+@dataclass(frozen=True)
+class Erased:
+    """What an erasure removed: (memory type, id) pairs for a memory, rows per table for a tenant."""
+
+    memories: tuple[tuple[str, UUID], ...] = ()
+    rows: tuple[tuple[str, int], ...] = ()
+    vacuumed: tuple[str, ...] = ()
+    rewritten: bool = False
+
+
+def vacuum(dsn: str, tables: tuple[str, ...], *, rewrite: bool = False) -> None:
+    """VACUUM (or VACUUM FULL) each table, outside a transaction, as the migrator."""
+    with _connect(dsn) as conn:
+        for table in tables:
+            conn.execute(sql.SQL("vacuum {} {}").format(sql.SQL("full" if rewrite else ""), sql.SQL(table)))
+
+
+def erase_memory(
+    dsn: str, *, tenant: str, memory_type: str, memory_id: str, reason: str | None, cascade: bool, rewrite: bool
+) -> Erased:
+    """pymem.memory_erase in tenant's transaction (as pymem_app), then VACUUM of the tables it touched."""
+    with _connect(dsn) as conn, _sql_errors(), _tenant_work(conn, tenant):
+        resolved = conn.execute("select pymem.memory_resolve_id(%s, %s)", (memory_type, memory_id)).fetchone()
+        assert resolved is not None
+        rows: list[Any] = conn.execute(
+            "select memory_type, memory_id from pymem.memory_erase(%s, %s, %s, %s)",
+            (memory_type, resolved[0], reason, cascade),
+        ).fetchall()
+    vacuum(dsn, MEMORY_TABLES, rewrite=rewrite)
+    return Erased(memories=tuple((r[0], r[1]) for r in rows), vacuumed=MEMORY_TABLES, rewritten=rewrite)
+
+
+def erase_tenant(dsn: str, *, tenant: str, reason: str, rewrite: bool) -> Erased:
+    """pymem.memory_erase_tenant as the migrator (a superuser), then VACUUM of every table."""
+    with _connect(dsn) as conn, _sql_errors(), conn.transaction():
+        conn.execute("select set_config('pymem.actor', %s, true)", (ACTOR,))
+        rows: list[Any] = conn.execute("select * from pymem.memory_erase_tenant(%s, %s)", (tenant, reason)).fetchall()
+    vacuum(dsn, TABLES, rewrite=rewrite)
+    return Erased(rows=tuple((r[0], int(r[1])) for r in rows), vacuumed=TABLES, rewritten=rewrite)

@@ -1,0 +1,176 @@
+-- noqa: disable=RF01
+-- Erasure (the right to erasure, issue 17): a hard purge, where memory_forget is a soft one. memory_erase
+-- deletes a memory (and, with cascade, what was derived from it and the older versions it superseded), its
+-- links, the keyword lexemes only it held, and the content of its audit events, keeping a content-free record
+-- that the erasure happened. memory_erase_tenant does the same for a whole tenant (superusers only). Dead
+-- tuples and index entries go with the VACUUM that `pymem erase` runs after the transaction commits.
+
+create or replace function pymem_private.scrub_erased_events(p_types text[], p_ids uuid[], p_reason text)
+returns integer
+language plpgsql
+volatile
+-- SECURITY DEFINER: nobody else may change the audit trail; it rewrites only the events of memories that
+-- this very transaction deleted (their 'delete' event says so), in the transaction's tenant
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem.current_tenant();
+    v_count integer;
+begin
+    if v_tenant is null then
+        raise exception 'no tenant is set for this transaction' using errcode = 'PM001';
+    end if;
+    if pg_catalog.cardinality(p_types) is distinct from pg_catalog.cardinality(p_ids) then
+        raise exception 'p_types and p_ids must have the same length' using errcode = 'PM002';
+    end if;
+    if exists (
+        select from rows from (pg_catalog.unnest(p_types), pg_catalog.unnest(p_ids)) as m (memory_type, memory_id)
+        where not exists (
+            select from pymem.memory_events as e
+            where e.tenant_id = v_tenant and e.memory_type = m.memory_type and e.memory_id = m.memory_id
+              and e.operation = 'delete' and e.transaction_id = pg_catalog.pg_current_xact_id()
+        )
+    ) then
+        raise exception 'only the events of a memory deleted in this transaction can be erased'
+            using errcode = 'PM006', hint = 'Call pymem.memory_erase(type, id).';
+    end if;
+    update pymem.memory_events as e
+       set details = case
+               when e.operation = 'delete' and e.transaction_id = pg_catalog.pg_current_xact_id()
+                   then pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object('erased', true, 'reason', p_reason))
+               else pg_catalog.jsonb_build_object('erased', true)
+           end
+      from rows from (pg_catalog.unnest(p_types), pg_catalog.unnest(p_ids)) as m (memory_type, memory_id)
+     where e.tenant_id = v_tenant and e.memory_type = m.memory_type and e.memory_id = m.memory_id;
+    get diagnostics v_count = row_count;
+    return v_count;
+end;
+$$;
+
+comment on function pymem_private.scrub_erased_events(text[], uuid[], text) is
+$$The audit part of pymem.memory_erase: the events of the given memories, each deleted in this transaction (PM006
+otherwise), keep their operation, states, time, transaction and roles, and lose their details, which become
+{"erased": true} (the delete event also keeps the reason). Returns the number of events rewritten.$$;
+
+
+create or replace function pymem.memory_erase(
+    type text, id uuid, reason text default null, "cascade" boolean default false
+)
+returns table (memory_type text, memory_id uuid, erased boolean)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_type text := pymem_private.require_memory_type('type', type, array['episode', 'fact', 'rule']);
+    v_types text[];
+    v_ids uuid[];
+begin
+    if reason is not null then
+        perform pymem_private.require_text('reason', reason, 1000);
+    end if;
+    if id is null or not pymem_private.memory_exists(v_tenant, v_type, id) then
+        perform pymem_private.not_found(v_type, id);
+    end if;
+    if "cascade" is null then
+        raise exception 'cascade must be true or false, not NULL' using errcode = 'PM002';
+    end if;
+    -- what goes: the memory; with cascade, the facts and rules derived from it (an episode) and the older
+    -- versions a fact superseded, transitively
+    with recursive erased (memory_type, memory_id) as (
+        select v_type, memory_erase.id
+        union
+        select d.memory_type, d.memory_id
+        from erased as x
+        cross join lateral (
+            select 'fact'::text as memory_type, f.id as memory_id from pymem.facts as f
+            where "cascade" and f.tenant_id = v_tenant
+              and (
+                  (x.memory_type = 'episode' and f.source_episode_id = x.memory_id)
+                  or (x.memory_type = 'fact' and f.id = (
+                      select s.supersedes_id from pymem.facts as s where s.tenant_id = v_tenant and s.id = x.memory_id
+                  ))
+              )
+            union all
+            select 'rule', r.id from pymem.rules as r
+            where "cascade" and r.tenant_id = v_tenant and x.memory_type = 'episode' and r.source_episode_id = x.memory_id
+        ) as d
+    )
+    select pg_catalog.array_agg(e.memory_type), pg_catalog.array_agg(e.memory_id) into v_types, v_ids from erased as e;
+
+    perform pg_catalog.set_config('pymem.reason', coalesce(reason, 'erased'), true);
+    delete from pymem.facts as f using rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
+     where m.t = 'fact' and f.tenant_id = v_tenant and f.id = m.i;
+    delete from pymem.rules as r using rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
+     where m.t = 'rule' and r.tenant_id = v_tenant and r.id = m.i;
+    delete from pymem.episodes as e using rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
+     where m.t = 'episode' and e.tenant_id = v_tenant and e.id = m.i;
+    -- the lexemes no searchable row holds any more (the keyword statistics triggers counted them down)
+    delete from pymem.keyword_lexemes as l where l.tenant_id = v_tenant and l.df <= 0;
+    perform pymem_private.scrub_erased_events(v_types, v_ids, reason);
+    return query select m.t, m.i, true from rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i) order by m.t, m.i;
+end;
+$$;
+
+comment on function pymem.memory_erase(text, uuid, text, boolean) is
+$$Erases a memory of the current tenant for good (the right to erasure; memory_forget only hides it): deletes the
+row, its links and the keyword lexemes only it held, and rewrites its audit events to {"erased": true}, keeping
+their operation, time and roles (the delete event also keeps reason). With cascade, also what was derived from it
+(an episode's facts and rules) and the older versions a fact superseded. One row per memory erased. PM003 for an
+unknown id. The space and the index entries are reclaimed by the next VACUUM (`pymem erase` runs it).
+Example: select * from pymem.memory_erase('fact', '2ab2fc08-...', 'erasure request 17', "cascade" => true);$$;
+
+
+create or replace function pymem.memory_erase_tenant(tenant text, reason text)
+returns table (table_name text, rows_deleted bigint)
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_table text;
+    v_count bigint;
+    v_counts jsonb := '{}'::jsonb;
+begin
+    if not (select r.rolsuper from pg_catalog.pg_roles as r where r.rolname = current_user) then
+        raise exception 'memory_erase_tenant is for operators: run it as a superuser (pymem erase tenant)'
+            using errcode = 'PM006';
+    end if;
+    perform pymem_private.require_text('tenant', tenant, 200);
+    perform pymem_private.require_text('reason', reason, 1000);
+    -- a superuser bypasses row-level security: every statement names the tenant
+    foreach v_table in array array[
+        'pymem.memory_links', 'pymem.facts', 'pymem.rules', 'pymem.episodes', 'pymem.keyword_lexemes',
+        'pymem.keyword_stats', 'pymem.butler_settings', 'pymem.memory_events', 'pymem_private.api_tokens',
+        'pymem_private.role_tenants'
+    ] loop
+        execute pg_catalog.format('delete from %s where tenant_id = $1', v_table) using tenant;
+        get diagnostics v_count = row_count;
+        -- the deletes above write events of their own (triggers): those go too, and are not counted
+        if v_table = 'pymem.memory_events' then
+            v_count := v_count - (v_counts ->> 'pymem.facts')::bigint - (v_counts ->> 'pymem.rules')::bigint
+                - (v_counts ->> 'pymem.episodes')::bigint;
+        end if;
+        v_counts := v_counts || pg_catalog.jsonb_build_object(v_table, v_count);
+        table_name := v_table;
+        rows_deleted := v_count;
+        return next;
+    end loop;
+    -- the content-free record that the erasure happened, in the tenant's own (otherwise empty) trail
+    perform pg_catalog.set_config('pymem.tenant_id', tenant, true);
+    insert into pymem.memory_events (tenant_id, operation, to_state, details)
+    values (tenant, 'delete', 'erased', pg_catalog.jsonb_build_object('erased', 'tenant', 'reason', reason, 'rows', v_counts));
+end;
+$$;
+
+comment on function pymem.memory_erase_tenant(text, text) is
+$$Erases a whole tenant (superusers only, PM006 otherwise): every memory, link, event, keyword statistic, butler
+setting, bearer token and role binding of it, then writes one content-free event in its trail: operation 'delete',
+to_state 'erased', details {"erased": "tenant", "reason", "rows": {table: count}}. One row per table. The space
+is reclaimed by the next VACUUM (`pymem erase tenant` runs it).
+Example: select * from pymem.memory_erase_tenant('acme', 'contract ended, erasure request 18');$$;

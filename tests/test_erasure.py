@@ -1,0 +1,215 @@
+"""Erasure (issue 17, "forgotten means forgotten"): pymem.memory_erase purges a memory for good, and
+pymem.memory_erase_tenant a whole tenant. Proven by finding nothing afterwards by any path: the SQL API as the
+application role, every table read as the superuser, and (after the VACUUM `pymem erase` runs) the raw pages of
+the tables through pageinspect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from pymem.embeddings import Embedder
+from tests.conftest import Tenant, connect_as
+from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
+from tests.test_cli import base_env, run_cli
+from tests.test_recall import recall
+from tests.test_search import search
+
+MARKER = "zebrafinch"  # a word nothing else in these tests contains
+TABLES = (
+    "pymem.episodes",
+    "pymem.facts",
+    "pymem.rules",
+    "pymem.memory_links",
+    "pymem.memory_events",
+    "pymem.keyword_lexemes",
+    "pymem.keyword_stats",
+    "pymem.butler_settings",
+    "pymem_private.api_tokens",
+    "pymem_private.role_tenants",
+)
+
+
+def rows_mentioning(superuser: psycopg.Connection[Any], needle: str) -> dict[str, int]:
+    """Per table, the rows whose text (every column, cast) contains needle, read as the superuser."""
+    found = {}
+    for table in TABLES:
+        query = sql.SQL("select count(*) from {} as t where t::text ilike %s").format(sql.SQL(table))
+        (count,) = superuser.execute(query, (f"%{needle}%",)).fetchone()  # type: ignore[misc]
+        if count:
+            found[table] = count
+    return found
+
+
+def pages_mentioning(superuser: psycopg.Connection[Any], needle: str) -> list[str]:
+    """The relations (tables, their TOAST and indexes) of pymem whose raw pages hold needle's bytes."""
+    superuser.execute("create extension if not exists pageinspect")
+    relations = superuser.execute(
+        "select c.oid::regclass::text, c.relkind from pg_class as c join pg_namespace as n on n.oid = c.relnamespace"
+        " where n.nspname in ('pymem', 'pymem_private', 'pg_toast') and c.relkind in ('r', 't', 'i')"
+        " and c.relpersistence = 'p' and pg_relation_size(c.oid) > 0"
+        " and (n.nspname <> 'pg_toast' or c.oid in (select reltoastrelid from pg_class join pg_namespace as s"
+        "      on s.oid = relnamespace where s.nspname in ('pymem', 'pymem_private')))"
+    ).fetchall()
+    holding = []
+    for relation, _ in relations:
+        (hit,) = superuser.execute(  # type: ignore[misc]
+            "select exists (select from generate_series(0, pg_relation_size(%s::regclass)"
+            " / current_setting('block_size')::int - 1) as b"
+            " where position(convert_to(%s, 'UTF8') in get_raw_page(%s, b::int)) > 0)",
+            (relation, needle, relation),
+        ).fetchone()
+        if hit:
+            holding.append(relation)
+    return holding
+
+
+def vacuum(superuser: psycopg.Connection[Any], *, full: bool = False) -> None:
+    """What `pymem erase` runs after the erasure (`--rewrite`: VACUUM FULL)."""
+    for table in TABLES:
+        superuser.execute(sql.SQL("vacuum {} {}").format(sql.SQL("full" if full else ""), sql.SQL(table)))
+
+
+@pytest.fixture
+def patient(as_tenant: Tenant, embedder: Embedder) -> dict[str, Any]:
+    """A tenant's memories about a health condition, MARKER in each: an episode, a fact derived from it, an older
+    version of a fact and the version that superseded it, a rule, a link, a confirmation and feedback; and one
+    unrelated fact, which must survive."""
+    with as_tenant("acme") as conn:
+        episode = store_episode(conn, f"Maya said her {MARKER} test came back positive", "health", embedder)
+        derived = store_fact(
+            conn, "maya", "diagnosis", f"Maya has {MARKER} syndrome", embedder, source_episode_id=episode
+        )
+        older = store_fact(conn, "maya", "medication", f"Maya takes {MARKER}-blockers twice a day", embedder)
+        newer = store_fact(conn, "maya", "medication", f"Maya takes {MARKER}-blockers once a day", embedder)
+        rule = store_rule(conn, f"Remind Maya about her {MARKER} medication", embedder, scope="health")
+        call(conn, "memory_confirm", type="fact", id=newer)
+        call(conn, "memory_mark_helpful", rule_id=rule)
+        call(conn, "memory_mark_harmful", rule_id=rule, reason=f"mentioned {MARKER} in front of guests")
+        conn.execute(
+            "insert into pymem.memory_links (source_type, source_id, target_type, target_id, relation)"
+            " values ('rule', %s, 'fact', %s, 'related_to')",
+            (rule, newer),
+        )
+        kept = store_fact(conn, "maya", "city", "Maya lives in Lisbon", embedder)
+    return {"episode": episode, "derived": derived, "older": older, "newer": newer, "rule": rule, "kept": kept}
+
+
+def test_an_erased_memory_is_found_by_no_path(
+    patient: dict[str, Any], as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder
+) -> None:
+    assert set(rows_mentioning(superuser, MARKER)) >= {"pymem.facts", "pymem.memory_events", "pymem.keyword_lexemes"}
+    with as_tenant("acme") as conn:
+        why = "erasure request 17"
+        erased = call(conn, "memory_erase", type="episode", id=patient["episode"], reason=why, cascade=True)
+        erased += call(conn, "memory_erase", type="fact", id=patient["newer"], reason=why, cascade=True)
+        erased += call(conn, "memory_erase", type="rule", id=patient["rule"])
+    assert {(r["memory_type"], r["memory_id"]) for r in erased} == {
+        ("episode", patient["episode"]),
+        ("fact", patient["derived"]),  # derived from the episode
+        ("fact", patient["newer"]),
+        ("fact", patient["older"]),  # the version the newer one superseded
+        ("rule", patient["rule"]),
+    }
+    gone = {r["memory_id"] for r in erased}
+    with as_tenant("acme") as conn:
+        for mode in ("hybrid", "semantic", "keyword"):
+            hits = search(conn, f"{MARKER} medication", embedder, mode=mode, min_confidence=0, min_relevance=0)
+            assert not {h["memory_id"] for h in hits} & gone, mode
+        assert not {h["memory_id"] for h in recall(conn, f"{MARKER} syndrome", embedder, min_relevance=0)} & gone
+        for kind, memory_id in (("fact", patient["newer"]), ("episode", patient["episode"]), ("rule", patient["rule"])):
+            with pytest.raises(psycopg.Error) as caught, conn.transaction():
+                call_one(conn, "memory_get", type=kind, id=memory_id)
+            assert caught.value.sqlstate == "PM003"
+        # the unrelated fact is untouched, and the trail says what happened without saying what it was
+        assert call_one(conn, "memory_get", type="fact", id=patient["kept"])["content"] == "Maya lives in Lisbon"
+        events = conn.execute(
+            "select memory_id, operation, details from pymem.memory_events where memory_id = any(%s)", (list(gone),)
+        ).fetchall()
+    assert {e[0] for e in events} == gone
+    assert all(e[2] == {"erased": True} for e in events if e[1] != "delete")
+    deletes = [e for e in events if e[1] == "delete"]
+    assert len(deletes) == 5 and {str(e[2].get("reason")) for e in deletes} == {"erasure request 17", "None"}
+    assert rows_mentioning(superuser, MARKER) == {}
+    # VACUUM frees the dead rows and their index entries but leaves their bytes in the pages until overwritten,
+    # and a GIN index keeps its keys (lexemes); VACUUM FULL rewrites the tables and rebuilds their indexes
+    vacuum(superuser)
+    vacuum(superuser, full=True)
+    assert pages_mentioning(superuser, MARKER) == []
+
+
+def test_erasure_is_bounded_to_the_tenant_and_validated(
+    patient: dict[str, Any], as_tenant: Tenant, make_login: Any, db_dsn: str
+) -> None:
+    with pytest.raises(psycopg.Error) as caught, as_tenant("globex") as conn:
+        call(conn, "memory_erase", type="fact", id=patient["newer"])
+    assert caught.value.sqlstate == "PM003"  # another tenant's id: not found, and nothing erased
+    for arguments, state in (
+        ({"type": "fact", "id": patient["newer"], "cascade": None}, "PM002"),
+        ({"type": "memo", "id": patient["newer"]}, "PM002"),
+        ({"type": "fact", "id": None}, "PM003"),
+        ({"type": "rule", "id": patient["newer"]}, "PM003"),
+        ({"type": "fact", "id": patient["newer"], "reason": "x" * 1001}, "PM002"),
+    ):
+        with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+            call(conn, "memory_erase", **arguments)
+        assert caught.value.sqlstate == state, arguments
+    # the audit part alone rewrites nothing: the memory must have been deleted in the same transaction
+    with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
+        conn.execute(
+            "select pymem_private.scrub_erased_events(array['fact'], array[%s]::uuid[], null)", (patient["newer"],)
+        )
+    assert caught.value.sqlstate == "PM006"
+    with as_tenant("acme") as conn:
+        assert conn.execute("select count(*) from pymem.facts").fetchone() == (4,)
+    # a bound analyst erases in its own tenant only
+    role = make_login("acme")
+    with connect_as(db_dsn, role) as conn, conn.transaction():
+        erased = call(conn, "memory_erase", type="fact", id=patient["kept"])
+        assert [r["memory_id"] for r in erased] == [patient["kept"]]
+
+
+def test_erasing_a_tenant(
+    patient: dict[str, Any], as_tenant: Tenant, superuser: psycopg.Connection[Any], app: psycopg.Connection[Any]
+) -> None:
+    with as_tenant("globex") as conn:
+        theirs = store_fact(conn, "user", "city", "Globex's user lives in Oslo")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        app.execute("select * from pymem.memory_erase_tenant('acme', 'not mine to erase')")
+    erased = superuser.execute("select * from pymem.memory_erase_tenant('acme', 'contract ended')")
+    counts = {r[0]: r[1] for r in erased}
+    assert counts["pymem.facts"] == 4 and counts["pymem.episodes"] == 1 and counts["pymem.rules"] == 1
+    assert counts["pymem.memory_links"] >= 2  # the rule's link, the supersession and derived_from links
+    assert rows_mentioning(superuser, MARKER) == {}
+    assert rows_mentioning(superuser, "acme") == {"pymem.memory_events": 1}
+    with as_tenant("acme") as conn:
+        (event,) = conn.execute("select operation, to_state, details from pymem.memory_events").fetchall()
+    assert event[0:2] == ("delete", "erased") and event[2]["erased"] == "tenant"
+    assert event[2]["reason"] == "contract ended" and event[2]["rows"]["pymem.facts"] == 4
+    with as_tenant("globex") as conn:
+        assert call_one(conn, "memory_get", type="fact", id=theirs)["content"] == "Globex's user lives in Oslo"
+    vacuum(superuser, full=True)
+    assert pages_mentioning(superuser, MARKER) == []
+
+
+def test_pymem_erase_on_the_command_line(
+    patient: dict[str, Any], as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
+    env = base_env(PYMEM_DSN=db_dsn)
+    short = str(patient["newer"])[:8]
+    done = run_cli("erase", "memory", "--tenant", "acme", "--type", "fact", "--id", short, "--cascade", env=env)
+    assert done.stdout.splitlines() == sorted([f"erased fact {patient['newer']}", f"erased fact {patient['older']}"])
+    assert "VACUUM: pymem.memory_links, pymem.facts" in done.stderr
+    refused = run_cli("erase", "tenant", "acme", "--reason", "r", "--confirm", "acme-typo", env=env, check=False)
+    assert refused.returncode == 2 and "repeat its name with --confirm acme" in refused.stderr
+    with as_tenant("acme") as conn:
+        assert conn.execute("select count(*) from pymem.facts").fetchone() == (2,)
+    done = run_cli("erase", "tenant", "acme", "--reason", "r", "--confirm", "acme", "--rewrite", env=env)
+    assert "pymem.facts" in done.stdout and "VACUUM FULL" in done.stderr
+    assert rows_mentioning(superuser, MARKER) == {}
+    assert pages_mentioning(superuser, MARKER) == []
+    unknown = run_cli("erase", "memory", "--tenant", "acme", "--type", "fact", "--id", short, env=env, check=False)
+    assert unknown.returncode == 2 and "not found" in unknown.stderr
