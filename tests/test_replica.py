@@ -420,3 +420,24 @@ async def test_write_tools_go_to_the_primary_when_a_replica_is_configured(
         with primary_pool.connection() as conn, tenant_transaction(conn, tenant):
             row = conn.execute("select validity from pymem.facts where id = %s", (fact,)).fetchone()
         assert row == ("retracted",)
+
+
+def test_a_forgotten_memory_is_forgotten_on_the_standby_too(pair: StandbyPair) -> None:
+    """Issue 17, forgotten means forgotten: once the forget is replayed, the standby's search and recall do not
+    return the memory (it replays the same rows, and reads them through the same functions)."""
+    tenant = f"f-{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(pair.primary_dsn("pymem_app"), autocommit=True) as primary:
+        fact = store(primary, tenant, "user", "pet", "The user has a quokka named Pip")
+        with tenant_transaction(primary, tenant):
+            MemoryClient(primary).forget(type="fact", id=fact)
+    lsn = pair.primary_lsn()
+    wait_for("the forget to replay", lambda: pair.replayed(lsn), timeout=10)
+    standby = psycopg.connect(pair.standby_dsn("pymem_app"), autocommit=True)
+    with standby, tenant_transaction(standby, tenant):
+        assert MemoryClient(standby).get(type="fact", id=fact).state == "retracted"
+        found = standby.execute(
+            "select memory_id from pymem.memory_search('quokka Pip', mode => 'keyword', min_confidence => 0,"
+            " bump_references => false) union all select memory_id from pymem.memory_recall('quokka Pip',"
+            " bump_references => false, min_relevance => 0)"
+        ).fetchall()
+    assert found == []
