@@ -8,6 +8,7 @@ migrator or an elevated pymem_admin, search as pymem_app bound to a tenant.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from psycopg.types.json import Jsonb
 
 from pymem import maintenance
 from pymem.embeddings import Embedder
+from pymem.index_worker import IndexWorker
 from pymem.tenancy import admin_transaction
 from tests.conftest import Tenant
 from tests.sqlapi import call
@@ -270,3 +272,63 @@ def test_the_rebuild_plan_reads_the_latest_measurement_against_the_given_thresho
     assert superuser.execute(
         "select pymem_private.index_weak_options('hnsw', '{m=16,ef_construction=64}')"
     ).fetchone() == (["ef_construction"],)
+
+
+def _degrade(dsn: str) -> None:
+    """Rebuild the facts index with a starved graph: recall drops below the threshold."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("set role pymem_owner")
+        conn.execute("alter index pymem.facts_embedding_idx set (m = 2, ef_construction = 4)")
+        conn.execute("reindex index pymem.facts_embedding_idx")
+
+
+def _wait_for_checks(worker: IndexWorker, count: int, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while len(worker.checks) < count:
+        assert time.monotonic() < deadline, f"the worker made {len(worker.checks)} checks, not {count}"
+        time.sleep(0.1)
+
+
+def test_the_worker_repairs_a_degraded_index_by_itself(db_dsn: str, centres: np.ndarray) -> None:
+    """REQ-MEM-005, reindex automatically when recall drops: nobody calls maintain; the worker checks at start
+    and on its schedule, rebuilds the degraded index concurrently and records it."""
+    bulk_facts(db_dsn, {"big": synthetic(centres, 3000, 1), "small": synthetic(centres, 30, 2)})
+    maintenance.measure_index_health(db_dsn)  # the baseline
+    _degrade(db_dsn)
+    worker = IndexWorker(db_dsn, interval=3600, poll=0.1)
+    thread, stop = worker.start()
+    try:
+        _wait_for_checks(worker, 1)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    (check,) = worker.checks
+    assert check.reason == "schedule" and check.rebuilt == ["facts_embedding_idx"] and check.healthy
+    assert all(r.healthy for r in maintenance.measure_index_health(db_dsn, save=False))
+    with psycopg.connect(db_dsn) as conn:
+        rebuilds = conn.execute("select index_name, options_after from pymem_private.index_rebuilds").fetchall()
+    assert rebuilds == [("facts_embedding_idx", ["m=16", "ef_construction=128"])]
+
+
+def test_the_worker_checks_after_large_writes(db_dsn: str, centres: np.ndarray, as_tenant: Tenant) -> None:
+    bulk_facts(db_dsn, {"big": synthetic(centres, 3000, 1), "small": synthetic(centres, 30, 2)})
+    worker = IndexWorker(db_dsn, interval=3600, writes=40, poll=0.2)
+    thread, stop = worker.start()
+    try:
+        _wait_for_checks(worker, 1)  # at start: healthy, the baseline
+        assert worker.checks[0].rebuilt == []
+        _degrade(db_dsn)
+        time.sleep(1)
+        assert len(worker.checks) == 1  # degraded, but not due: neither the schedule nor the writes say so
+        with as_tenant("small") as conn:
+            for i, vector in enumerate(synthetic(centres, 50, 3)):
+                conn.execute(
+                    "select pymem.memory_store_fact('corpus', %s, %s, embedding => %s, embedding_model => %s)",
+                    (f"new item {i}", f"small new fact {i}", vector, Embedder.model_id),
+                )
+        _wait_for_checks(worker, 2)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    second = worker.checks[1]
+    assert second.reason.endswith("rows written") and second.rebuilt == ["facts_embedding_idx"] and second.healthy

@@ -149,6 +149,36 @@ def _consolidate(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def _worker(args: argparse.Namespace, settings: Settings) -> int:
+    import threading
+
+    from pymem.index_worker import IndexWorker
+
+    db = open_database(settings)
+    worker = IndexWorker(
+        db.migrator_dsn,
+        interval=args.interval,
+        writes=args.writes,
+        poll=args.poll,
+        maintain_options=_thresholds(args),
+        on_check=lambda c: print(
+            f"pymem worker: check ({c.reason}) in {c.seconds:.1f} s: "
+            + (f"rebuilt {', '.join(c.rebuilt)}" if c.rebuilt else "nothing to rebuild")
+            + ("" if c.healthy else "; STILL UNHEALTHY"),
+            file=sys.stderr,
+            flush=True,
+        ),
+    )
+    if args.once:
+        return 0 if worker.check("--once").healthy else 1
+    stop = threading.Event()
+    try:
+        worker.run(stop)
+    except KeyboardInterrupt:
+        stop.set()
+    return 0
+
+
 def _add_thresholds(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample", type=int, default=50, help="query vectors per index and filter (default 50)")
     parser.add_argument("--k", type=int, default=10, help="recall@k (default 10)")
@@ -157,7 +187,7 @@ def _add_thresholds(parser: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `pymem index-health`, `maintain`, `reembed`, `janitor` and `consolidate` to the `pymem` parser."""
+    """Add `pymem index-health`, `maintain`, `worker`, `reembed`, `janitor` and `consolidate` to the parser."""
     health = sub.add_parser(
         "index-health",
         help="recall@k of the vector indexes against exact search; exit 1 when unhealthy",
@@ -180,6 +210,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _add_thresholds(maintain)
     maintain.add_argument("--force", action="store_true", help="rebuild every vector index")
     maintain.set_defaults(func=_maintain)
+
+    worker = sub.add_parser(
+        "worker",
+        help="keep the vector indexes healthy: maintain on a schedule and after large writes (foreground)",
+        description="Run `pymem maintain` by itself: at once, then every --interval seconds and whenever --writes"
+        " rows were written to the memory tables since the last check (PostgreSQL's statistics, any client's"
+        " writes). Rebuilds and measurements are recorded as maintain records them. `pymem serve` runs the same"
+        " worker when it has the migrator login. Stop with Ctrl-C.",
+    )
+    _add_thresholds(worker)
+    worker.add_argument("--interval", type=float, default=3600, help="seconds between checks (default 3600)")
+    worker.add_argument("--writes", type=int, default=10_000, help="rows written that trigger a check (default 10000)")
+    worker.add_argument("--poll", type=float, default=5, help="seconds between looks at the write count (default 5)")
+    worker.add_argument("--once", action="store_true", help="check once and exit (1 when still unhealthy)")
+    worker.set_defaults(func=_worker)
 
     reembed = sub.add_parser(
         "reembed",

@@ -1,0 +1,130 @@
+"""Self-healing vector indexes (REQ-MEM-005: reindex automatically when recall drops).
+
+An IndexWorker checks the vector indexes' health on a schedule and after large writes, and when recall falls
+below the threshold (or drifts from the baseline) rebuilds them with REINDEX CONCURRENTLY and records it: it is
+`pymem maintain` (pymem.maintenance.maintain: SQL measures, plans and records, Python only runs the DDL that no
+SQL function can run) called by a clock instead of a person. `pymem worker` runs one in the foreground, and
+`pymem serve` runs one beside the MCP server when it has the migrator login (the embedded server, or PYMEM_DSN).
+
+"Large writes": the rows inserted, updated and deleted in the memory tables since the last check, read from
+PostgreSQL's statistics (pg_stat_user_tables), so writes by any client count, not only this process's.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+
+from pymem import maintenance
+from pymem.errors import PymemError
+
+log = logging.getLogger("pymem.index_worker")
+
+DEFAULT_INTERVAL = 3600.0  # seconds between scheduled checks
+DEFAULT_WRITES = 10_000  # rows written to the memory tables that trigger a check before the schedule does
+POLL = 5.0  # seconds between looks at the write counter
+
+
+def rows_written(dsn: str) -> int:
+    """Rows inserted, updated and deleted in pymem's memory tables since the statistics were last reset."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        row = conn.execute(
+            "select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint from pg_catalog.pg_stat_user_tables"
+            " where schemaname = 'pymem' and relname in ('facts', 'rules', 'episodes')"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+@dataclass
+class Check:
+    """One health check: why it ran, what it rebuilt, whether every index ended healthy."""
+
+    reason: str
+    rebuilt: list[str]
+    healthy: bool
+    seconds: float
+
+
+@dataclass
+class IndexWorker:
+    """Checks index health every `interval` seconds and whenever `writes` rows were written since the last
+    check; rebuilds what is unhealthy (maintenance.maintain). dsn: the migrator login."""
+
+    dsn: str
+    interval: float = DEFAULT_INTERVAL
+    writes: int = DEFAULT_WRITES
+    poll: float = POLL
+    maintain_options: dict[str, Any] = field(default_factory=dict)
+    on_check: Callable[[Check], None] | None = None
+    checks: list[Check] = field(default_factory=list)
+    _last_check: float = field(default=0.0, init=False)
+    _last_written: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        if self.interval <= 0 or self.writes <= 0 or self.poll <= 0:
+            raise ValueError("interval, writes and poll must be positive")
+
+    def due(self) -> str | None:
+        """Why a check is due now ('schedule' or 'N rows written'), or None."""
+        if time.monotonic() - self._last_check >= self.interval:
+            return "schedule"
+        written = rows_written(self.dsn) - self._last_written
+        if written >= self.writes:
+            return f"{written} rows written"
+        return None
+
+    def check(self, reason: str) -> Check:
+        """Measure every vector index and rebuild the unhealthy ones, now."""
+        started = time.monotonic()
+        self._last_written = rows_written(self.dsn)
+        result = maintenance.maintain(
+            self.dsn, log=lambda message: log.warning("index worker: %s", message), **self.maintain_options
+        )
+        done = Check(
+            reason=reason,
+            rebuilt=[r.index_name for r in result.rebuilds],
+            healthy=result.healthy,
+            seconds=time.monotonic() - started,
+        )
+        self._last_check = time.monotonic()
+        self.checks.append(done)
+        if done.rebuilt:
+            log.warning(
+                "index worker (%s): rebuilt %s; %s",
+                reason,
+                ", ".join(done.rebuilt),
+                "healthy" if done.healthy else "still unhealthy",
+            )
+        else:
+            log.info("index worker (%s): every index healthy", reason)
+        if self.on_check is not None:
+            self.on_check(done)
+        return done
+
+    def run(self, stop: threading.Event) -> None:
+        """Check at once, then whenever one is due, until stop is set. A failed check is logged and retried at
+        the next poll: the worker outlives a database restart."""
+        self._last_check = time.monotonic() - self.interval  # the first check is due at once
+        while not stop.is_set():
+            try:
+                reason = self.due()
+                if reason is not None:
+                    self.check(reason)
+            except (psycopg.Error, PymemError, OSError) as exc:
+                log.warning(
+                    "index worker: check failed (%s: %s); retrying in %.0f s", type(exc).__name__, exc, self.poll
+                )
+            stop.wait(self.poll)
+
+    def start(self) -> tuple[threading.Thread, threading.Event]:
+        """run() in a daemon thread; set the returned event to stop it."""
+        stop = threading.Event()
+        thread = threading.Thread(target=self.run, args=(stop,), name="pymem-index-worker", daemon=True)
+        thread.start()
+        return thread, stop
