@@ -20,6 +20,10 @@ PYMEM_EMBEDDING_MODEL  minilm (default: MiniLM-L6 fp32 on ONNX Runtime, no torch
 PYMEM_EMBEDDING_THREADS  ONNX Runtime intra-op threads (default: ONNX Runtime's choice)
 PYMEM_MODEL_DIR  where the ONNX model files are made and kept (`pymem model prepare`;
                  default: <user cache dir>/pymem/models)
+PYMEM_MODEL_CONCURRENCY  how many embeddings and token counts `pymem serve` computes at once
+                 (default 2); more calls wait their turn
+PYMEM_MAX_REQUEST_BODY  the largest HTTP request body `pymem serve --transport http` reads, in
+                 bytes (default 2097152, 2 MiB); a larger one is answered 413, unparsed
 PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first migrated
 """
 
@@ -36,6 +40,8 @@ import platformdirs
 from pymem.errors import InvalidArgumentError
 
 FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database", "reranker"})
+DEFAULT_MODEL_CONCURRENCY = 2  # embeddings and token counts computed at once by the server
+DEFAULT_MAX_REQUEST_BODY = 2 * 1024 * 1024  # bytes: a 100,000-character content, JSON-escaped, is at most 1.2 MB
 
 
 def _env(name: str) -> str | None:
@@ -59,6 +65,8 @@ class Settings:
     model_dir: Path = field(default_factory=lambda: Path(platformdirs.user_cache_dir("pymem")) / "models")
     config_file: Path | None = None
     reranker: Path | None = None  # PYMEM_RERANKER: a folder with a cross-encoder's model.onnx and tokenizer.json
+    model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # PYMEM_MODEL_CONCURRENCY
+    max_request_body: int = DEFAULT_MAX_REQUEST_BODY  # PYMEM_MAX_REQUEST_BODY, bytes
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -87,6 +95,8 @@ class Settings:
             else Path(platformdirs.user_cache_dir("pymem")) / "models",
             config_file=path,
             reranker=Path(reranker).expanduser() if (reranker := get("PYMEM_RERANKER", "reranker")) else None,
+            model_concurrency=_positive("PYMEM_MODEL_CONCURRENCY", DEFAULT_MODEL_CONCURRENCY),
+            max_request_body=_positive("PYMEM_MAX_REQUEST_BODY", DEFAULT_MAX_REQUEST_BODY),
         )
 
 
@@ -108,6 +118,15 @@ def _embedding_threads() -> int | None:
         return None
     if not value.isdigit() or int(value) < 1:
         raise InvalidArgumentError(f"PYMEM_EMBEDDING_THREADS={value!r} is not a positive number of threads")
+    return int(value)
+
+
+def _positive(name: str, default: int) -> int:
+    value = _env(name)
+    if value is None:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise InvalidArgumentError(f"{name}={value!r} is not a positive whole number")
     return int(value)
 
 

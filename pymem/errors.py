@@ -98,11 +98,16 @@ _BY_SQLSTATE["22P02"] = InvalidArgumentError  # invalid_text_representation
 _BY_SQLSTATE["22003"] = InvalidArgumentError  # numeric_value_out_of_range
 _BY_SQLSTATE["22008"] = InvalidArgumentError  # datetime_field_overflow (e.g. now() + a huge interval)
 _BY_SQLSTATE["22015"] = InvalidArgumentError  # interval_field_overflow
+_BY_SQLSTATE["22P05"] = InvalidArgumentError  # untranslatable_character (e.g. \u0000 in a JSON string)
+
+NUL_MESSAGE = "text must not contain NUL characters (\\x00): PostgreSQL text cannot hold them"
 
 
 def translate(exc: psycopg.Error) -> PymemError | None:
     """The PymemError for a database error, or None when it is not one a caller causes."""
     sqlstate = exc.sqlstate
+    if sqlstate is None and isinstance(exc, psycopg.DataError) and "NUL (0x00)" in str(exc):
+        return InvalidArgumentError(NUL_MESSAGE)  # refused by psycopg itself, before the server sees it
     if sqlstate is None or sqlstate not in _BY_SQLSTATE:
         return None
     diag = exc.diag

@@ -3,8 +3,10 @@
     pymem serve                                   # stdio; the tenant is PYMEM_TENANT / config
     pymem serve --transport http --port 8765      # streamable HTTP; tenants come from bearer tokens
 
-What happens on a call: the caller is resolved (a verified bearer token, else the operator's
-configured stdio tenant), the text is embedded, and ONE transaction sets the tenant and calls ONE
+What happens on a call: the arguments are checked against the SQL functions' own size limits (pymem.limits:
+a too-long text is refused before any model sees it), the caller is resolved (a verified bearer token, else the
+operator's configured stdio tenant), the text is embedded (at most model_concurrency texts at once: more calls
+wait for a slot), and ONE transaction sets the tenant and calls ONE
 method of the typed client (pymem.client), which calls ONE SQL function. The database does the rest
 and bounds it to the tenant by row-level security. (Two tools make several SQL calls: memory_context,
 where SQL ranks, Python counts the rendered lines' tokens and SQL chooses what fits, see pymem.context;
@@ -51,11 +53,12 @@ from mcp.server.mcpserver.resolve import Resolve, Sample
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CreateMessageResult, TextContent, ToolAnnotations
 from psycopg_pool import ConnectionPool
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
-from pymem import __version__, butlers, consolidation, context, token_counts
+from pymem import __version__, butlers, consolidation, context, limits, token_counts
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
 from pymem.client import MemoryClient, PendingEpisode
+from pymem.config import DEFAULT_MODEL_CONCURRENCY
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, RefusedError, translate
 from pymem.models import (
@@ -79,7 +82,7 @@ from pymem.models import (
 )
 from pymem.refusals import store_or_refusal
 from pymem.rerankers import CrossEncoder
-from pymem.tenancy import act_as_transaction, tenant_transaction
+from pymem.tenancy import MAX_TENANT_LENGTH, act_as_transaction, tenant_transaction
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -214,6 +217,7 @@ class Runtime:
     pool: ConnectionPool
     embeddings: EmbeddingService
     stdio_tenant: str | None
+    model_slots: anyio.Semaphore  # embeddings and token counts computed at once (ServerOptions.model_concurrency)
     owns_pool: bool = True
     replica: ReadReplica | None = None
     reranker: CrossEncoder | None = None  # the second stage's model, when PYMEM_RERANKER names one
@@ -326,9 +330,17 @@ def _nothing(_: object) -> list[Reference]:
     return []
 
 
+async def _model_work(ctx: Context, work: Callable[[], T]) -> T:
+    """work() (an embedding, a token count) in a worker thread once one of the server's model slots is free:
+    a flood of calls waits here, holding neither a thread nor a connection, instead of running all at once."""
+    async with _runtime(ctx).model_slots:
+        return await anyio.to_thread.run_sync(work)
+
+
 async def _embed(ctx: Context, text: str) -> np.ndarray | None:
     """The text's embedding, or None when the model is unavailable (SQL then searches by keyword)."""
-    return await anyio.to_thread.run_sync(_runtime(ctx).embeddings.embed, text)
+    embeddings = _runtime(ctx).embeddings
+    return await _model_work(ctx, lambda: embeddings.embed(text))
 
 
 @dataclass(frozen=True)
@@ -344,10 +356,15 @@ class StoredText:
 
 
 async def _stored_text(ctx: Context, text: str, embedding_text: str | None = None) -> StoredText:
-    """The embedding of embedding_text (default: text) and the token count of text."""
-    vector = await _embed(ctx, embedding_text if embedding_text is not None else text)
-    tokens = await anyio.to_thread.run_sync(token_counts.count_tokens, text)
-    model = _runtime(ctx).embeddings.model_id if vector is not None else None
+    """The embedding of embedding_text (default: text) and the token count of text, in one model slot."""
+    embeddings = _runtime(ctx).embeddings
+
+    def compute() -> tuple[np.ndarray | None, int]:
+        vector = embeddings.embed(embedding_text if embedding_text is not None else text)
+        return vector, token_counts.count_tokens(text)
+
+    vector, tokens = await _model_work(ctx, compute)
+    model = embeddings.model_id if vector is not None else None
     return StoredText(embedding=vector, embedding_model=model, token_count=tokens)
 
 
@@ -355,7 +372,34 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 CONFIRM = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 FORGET = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
-AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP)]
+
+
+def _no_nul(value: str | None) -> str | None:
+    if value is not None and "\x00" in value:
+        raise ValueError("must not contain NUL characters (\\x00): PostgreSQL text cannot hold them")
+    return value
+
+
+def _butler_name(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise ValueError("a butler name must be a non-empty text")
+    if value is not None and any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise ValueError("a butler name must not contain control characters (a line break, a tab, NUL)")
+    return value
+
+
+# Every text argument is refused here, before any model sees it, when it is longer than the SQL function it goes
+# to allows (pymem.limits copies those limits) or holds a NUL; the SDK reports the argument and the reason.
+NoNul = AfterValidator(_no_nul)
+ButlerName = AfterValidator(_butler_name)
+Tags = Annotated[
+    list[Annotated[str, Field(max_length=limits.TAG), NoNul]] | None,
+    Field(
+        description=f"labels for filtering (at most {limits.TAGS}, each at most {limits.TAG} characters)",
+        max_length=limits.TAGS,
+    ),
+]
+AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP, max_length=MAX_TENANT_LENGTH), NoNul]
 _REF = "its id, or the first 8 or more hex digits of it as memory_context prints it"
 MemoryRef = Annotated[str, Field(description=f"the memory: {_REF}", min_length=8, max_length=36)]
 Source = Annotated[
@@ -369,7 +413,11 @@ Source = Annotated[
 ]
 Citation = Annotated[
     str | None,
-    Field(description="what grounds it: the source episode's id, a URL, or the user's words, quoted"),
+    Field(
+        description="what grounds it: the source episode's id, a URL, or the user's words, quoted",
+        max_length=limits.CITATION,
+    ),
+    NoNul,
 ]
 
 
@@ -402,8 +450,10 @@ async def _store_grounded(
 
 
 async def memory_store_episode(
-    content: Annotated[str, Field(description="what happened, in plain words")],
-    butler: Annotated[str, Field(description="the butler (agent) that observed it")],
+    content: Annotated[str, Field(description="what happened, in plain words", max_length=limits.CONTENT), NoNul],
+    butler: Annotated[
+        str, Field(description="the butler (agent) that observed it", max_length=limits.BUTLER), ButlerName
+    ],
     caller: CallerArg,
     ctx: Context,
     session_id: Annotated[UUID | None, Field(description="the conversation it belongs to")] = None,
@@ -443,17 +493,23 @@ async def memory_store_episode(
 
 
 async def memory_store_fact(
-    subject: Annotated[str, Field(description="who or what the fact is about, e.g. 'user'")],
-    predicate: Annotated[str, Field(description="the property, e.g. 'favorite_color'")],
-    content: Annotated[str, Field(description="the fact in plain words")],
+    subject: Annotated[
+        str, Field(description="who or what the fact is about, e.g. 'user'", max_length=limits.SUBJECT), NoNul
+    ],
+    predicate: Annotated[
+        str, Field(description="the property, e.g. 'favorite_color'", max_length=limits.PREDICATE), NoNul
+    ],
+    content: Annotated[str, Field(description="the fact in plain words", max_length=limits.CONTENT), NoNul],
     caller: CallerArg,
     ctx: Context,
     importance: Annotated[float, Field(description="0-10")] = 5.0,
     permanence: Annotated[
         Permanence, Field(description="how fast confidence decays: permanent never, ephemeral fastest")
     ] = "standard",
-    scope: Annotated[str, Field(description="'global' or a butler's scope, e.g. 'health'")] = "global",
-    tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
+    scope: Annotated[
+        str, Field(description="'global' or a butler's scope, e.g. 'health'", max_length=limits.SCOPE), NoNul
+    ] = "global",
+    tags: Tags = None,
     source: Source = None,
     citation: Citation = None,
     as_tenant: AsTenant = None,
@@ -490,11 +546,15 @@ async def memory_store_fact(
 
 
 async def memory_store_rule(
-    content: Annotated[str, Field(description="the behaviour, e.g. 'Always confirm before sending messages'")],
+    content: Annotated[
+        str,
+        Field(description="the behaviour, e.g. 'Always confirm before sending messages'", max_length=limits.CONTENT),
+        NoNul,
+    ],
     caller: CallerArg,
     ctx: Context,
-    scope: Annotated[str, Field(description="'global' or a butler's scope")] = "global",
-    tags: Annotated[list[str] | None, Field(description="labels for filtering")] = None,
+    scope: Annotated[str, Field(description="'global' or a butler's scope", max_length=limits.SCOPE), NoNul] = "global",
+    tags: Tags = None,
     source: Source = None,
     citation: Citation = None,
     as_tenant: AsTenant = None,
@@ -524,11 +584,15 @@ async def memory_store_rule(
 
 
 async def memory_search(
-    query: Annotated[str, Field(description="what to look for")],
+    query: Annotated[str, Field(description="what to look for", max_length=limits.QUERY), NoNul],
     caller: CallerArg,
     ctx: Context,
     types: Annotated[list[MemoryType] | None, Field(description="memory types to search (default: all three)")] = None,
-    scope: Annotated[str | None, Field(description="only 'global' and this scope (default: every scope)")] = None,
+    scope: Annotated[
+        str | None,
+        Field(description="only 'global' and this scope (default: every scope)", max_length=limits.SCOPE),
+        NoNul,
+    ] = None,
     mode: Annotated[SearchMode, Field(description="hybrid (RRF of semantic and keyword) by default")] = "hybrid",
     limit: Annotated[int, Field(description="at most this many results")] = 20,
     min_confidence: Annotated[
@@ -603,11 +667,13 @@ def _cross_encoded(
 
 
 async def memory_recall(
-    topic: Annotated[str, Field(description="what the memories should be about")],
+    topic: Annotated[str, Field(description="what the memories should be about", max_length=limits.TOPIC), NoNul],
     caller: CallerArg,
     ctx: Context,
     scope: Annotated[
-        str | None, Field(description="a butler's scope: recall 'global' plus this scope (default: all)")
+        str | None,
+        Field(description="a butler's scope: recall 'global' plus this scope (default: all)", max_length=limits.SCOPE),
+        NoNul,
     ] = None,
     limit: Annotated[int, Field(description="at most this many results")] = 10,
     min_relevance: Annotated[
@@ -699,7 +765,9 @@ async def memory_mark_harmful(
     rule_id: Annotated[str, Field(description=f"the rule that did harm: {_REF}", min_length=8, max_length=36)],
     caller: CallerArg,
     ctx: Context,
-    reason: Annotated[str | None, Field(description="what went wrong (kept in the audit trail)")] = None,
+    reason: Annotated[
+        str | None, Field(description="what went wrong (kept in the audit trail)", max_length=limits.REASON), NoNul
+    ] = None,
     as_tenant: AsTenant = None,
 ) -> FeedbackResult:
     """Report that applying a rule did harm: harmful and applied counts go up, effectiveness is
@@ -736,7 +804,9 @@ async def memory_forget(
 async def memory_stats(
     caller: CallerArg,
     ctx: Context,
-    scope: Annotated[str | None, Field(description="count only 'global' and this scope")] = None,
+    scope: Annotated[
+        str | None, Field(description="count only 'global' and this scope", max_length=limits.SCOPE), NoNul
+    ] = None,
     as_tenant: AsTenant = None,
 ) -> StatsResult:
     """Counts and health: facts (active, fading, superseded, retracted, expired), rules by
@@ -760,8 +830,16 @@ async def memory_stats(
 
 
 async def memory_context(
-    trigger_prompt: Annotated[str, Field(description="the user's message or task the block is for")],
-    butler: Annotated[str, Field(description="the butler whose scope, weights and quotas apply")],
+    trigger_prompt: Annotated[
+        str,
+        Field(description="the user's message or task the block is for", max_length=limits.TRIGGER_PROMPT),
+        NoNul,
+    ],
+    butler: Annotated[
+        str,
+        Field(description="the butler whose scope, weights and quotas apply", max_length=limits.BUTLER),
+        ButlerName,
+    ],
     caller: CallerArg,
     ctx: Context,
     token_budget: Annotated[int | None, Field(description="default: the butler's budget (3000)")] = None,
@@ -878,7 +956,9 @@ async def memory_consolidate(
     caller: CallerArg,
     ctx: Context,
     sampled: Annotated[CreateMessageResult | None, Resolve(_consolidation_sample)],
-    butler: Annotated[str | None, Field(description="only this butler's episodes")] = None,
+    butler: Annotated[
+        str | None, Field(description="only this butler's episodes", max_length=limits.BUTLER), ButlerName
+    ] = None,
     limit: Annotated[int, Field(description="episodes to consolidate in this call, oldest first (1-1000)")] = 20,
     extractor: Annotated[
         Literal["auto", "builtin", "sampling"],
@@ -988,6 +1068,7 @@ class ServerOptions:
     owns_pool: bool = True  # the server opens and closes pool (and replica_pool)
     replica_pool: ConnectionPool | None = None  # a read replica's pymem_app pool (pymem.pool.make_pool(read_only=True))
     reranker: CrossEncoder | None = None  # a cross-encoder for memory_search(rerank=True) (pymem.rerankers)
+    model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # embeddings and token counts at once; more calls wait
 
 
 def sync_butler_settings(options: ServerOptions) -> None:
@@ -1018,6 +1099,7 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
             pool=options.pool,
             embeddings=options.embeddings,
             stdio_tenant=options.stdio_tenant,
+            model_slots=anyio.Semaphore(options.model_concurrency),
             owns_pool=options.owns_pool,
             replica=ReadReplica(replica, ReferenceForwarder(options.pool)) if replica is not None else None,
             reranker=options.reranker,

@@ -256,6 +256,50 @@ async def test_http_admin_reaches_another_tenant_only_with_as_tenant_and_is_audi
     assert {e[:3] for e in events} == {("http-c", "ops", "http-c")}
 
 
+def initialize_body(size: int) -> bytes:
+    """An initialize request padded (in clientInfo.name) to exactly size bytes."""
+    body: dict[str, Any] = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "", "version": "0"}},
+    }
+    padding = size - len(json.dumps(body).encode())
+    body["params"]["clientInfo"]["name"] = "p" * padding
+    encoded = json.dumps(body).encode()
+    assert len(encoded) == size
+    return encoded
+
+
+async def test_http_refuses_a_body_over_the_cap_with_413_before_parsing_it(http_server: str, served_db: str) -> None:
+    """Issue 17, finding 3: the SDK's own cap is 4 MiB, so 3.3 MB stores reached the tool and the model. pymem
+    serve caps a request body at PYMEM_MAX_REQUEST_BODY (default 2 MiB): past it the answer is 413, whether the
+    body declares its length or streams in chunks; up to it the request is served, and a content too long for
+    SQL is the tool's own error naming the argument."""
+    token = bearer_tokens.create_token(served_db, "http-big").token
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "Authorization": f"Bearer {token}",
+    }
+    cap = 2 * 1024 * 1024
+    oversized = initialize_body(3_300_000)
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for start in range(0, len(oversized), 64 * 1024):
+            yield oversized[start : start + 64 * 1024]
+
+    async with httpx2.AsyncClient(timeout=30) as http:
+        assert (await http.post(http_server, content=oversized, headers=headers)).status_code == 413
+        assert (await http.post(http_server, content=initialize_body(cap + 1), headers=headers)).status_code == 413
+        streamed = await http.post(http_server, content=chunks(), headers=headers)
+        assert streamed.status_code == 413 and "content-length" not in streamed.request.headers
+        assert (await http.post(http_server, content=initialize_body(cap), headers=headers)).status_code == 200
+    async with http_client(http_server, token) as client:
+        message = await call_error(client, "memory_store_fact", subject="s", predicate="p", content="x" * 1_500_000)
+        assert "content" in message and "at most 100000 characters" in message
+
+
 def inspector() -> list[str] | None:
     """The MCP inspector's CLI (an independent client, in Node), when npx can run it (from its
     cache, or fetched from the npm registry)."""

@@ -5,6 +5,7 @@ file), and the server refuses to start without one. HTTP is for shared deploymen
 request carries a bearer token (`pymem token create`) that names its tenant and scopes.
 With a read replica (PYMEM_REPLICA_DSN, `replica_dsn` in the config file, or replica_dsn here: the
 pymem_app DSN of a hot standby), the read tools run on it and writes on the primary (pymem.mcp_server).
+Over HTTP a request body larger than PYMEM_MAX_REQUEST_BODY (2 MiB) is refused with 413 before it is parsed.
 Logs go to stderr; over stdio, stdout belongs to the protocol.
 """
 
@@ -79,6 +80,7 @@ def serve(
         http_url=f"http://{host}:{port}" if transport == "http" else None,
         replica_pool=replica_pool,
         reranker=CrossEncoder(settings.reranker) if settings.reranker is not None else None,
+        model_concurrency=settings.model_concurrency,
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
@@ -91,5 +93,6 @@ def serve(
         server.run("stdio")
     else:
         print(f"pymem: serving MCP over HTTP at http://{host}:{port}/mcp (bearer tokens required)", file=sys.stderr)
-        server.run("streamable-http", host=host, port=port)
+        # a larger body is answered 413 before it is parsed; no more than the cap is read (the SDK's check)
+        server.run("streamable-http", host=host, port=port, max_request_body_size=settings.max_request_body)
     return 0

@@ -114,16 +114,27 @@ begin
     if pg_catalog.array_ndims(tags) > 1 then
         raise exception 'tags must be a one-dimensional array of texts' using errcode = 'PM002';
     end if;
+    -- the count first: a huge array is refused before any tag of it is looked at
+    if pg_catalog.cardinality(tags) > 100 then
+        raise exception 'too many tags (%; at most 100)', pg_catalog.cardinality(tags)
+            using errcode = 'PM002', hint = 'Tags are labels for filtering: keep a few short ones.';
+    end if;
     if exists (select from pg_catalog.unnest(tags) as t (tag) where t.tag is null or pg_catalog.btrim(t.tag) = '') then
         raise exception 'tags must not contain NULL or blank tags'
             using errcode = 'PM002', detail = pg_catalog.format('tags were %s', tags);
+    end if;
+    if exists (select from pg_catalog.unnest(tags) as t (tag) where pg_catalog.length(t.tag) > 200) then
+        raise exception 'a tag is too long (% characters; at most 200)',
+            (select pg_catalog.max(pg_catalog.length(t.tag)) from pg_catalog.unnest(tags) as t (tag))
+            using errcode = 'PM002', hint = 'Tags are labels for filtering: keep a few short ones.';
     end if;
     return coalesce((select pg_catalog.jsonb_agg(distinct t.tag) from pg_catalog.unnest(tags) as t (tag)), '[]'::jsonb);
 end;
 $$;
 
 comment on function pymem_private.tags_jsonb(text[]) is
-'Tags as the jsonb array stored in facts.tags and rules.tags (distinct, sorted); PM002 on NULL or blank tags.';
+$$Tags as the jsonb array stored in facts.tags and rules.tags (distinct, sorted); PM002 on NULL or blank tags, on
+more than 100 tags or on a tag longer than 200 characters.$$;
 
 
 create or replace function pymem_private.require_metadata(metadata jsonb)
@@ -134,6 +145,10 @@ parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
 as $$
+declare
+    v_bytes integer;
+    v_level jsonb[];  -- the objects and arrays at one nesting depth
+    v_depth integer := 0;
 begin
     if metadata is null then
         return '{}'::jsonb;
@@ -142,6 +157,34 @@ begin
         raise exception 'metadata must be a JSON object, not %', pg_catalog.jsonb_typeof(metadata)
             using errcode = 'PM002';
     end if;
+    v_bytes := pg_catalog.octet_length(metadata::text);
+    if v_bytes > 65536 then
+        raise exception 'metadata is too large (% bytes as JSON text; at most 65536)', v_bytes
+            using errcode = 'PM002',
+                  hint = 'metadata describes a memory (its file, its date): keep the content in content.';
+    end if;
+    -- the nesting depth, level by level without recursion (the top-level object is depth 1); at most 33
+    -- levels are looked at, each holding at most the 64 KiB above
+    v_level := array[metadata];
+    while pg_catalog.cardinality(v_level) > 0 loop
+        v_depth := v_depth + 1;
+        if v_depth > 32 then
+            raise exception 'metadata is nested too deeply (more than 32 levels of objects and arrays)'
+                using errcode = 'PM002', hint = 'Flatten it: metadata describes a memory in a few plain keys.';
+        end if;
+        select coalesce(pg_catalog.array_agg(c.child), '{}') into v_level
+        from pg_catalog.unnest(v_level) as l (item)
+        cross join lateral (
+            select o.value from pg_catalog.jsonb_each(
+                case pg_catalog.jsonb_typeof(l.item) when 'object' then l.item else '{}'::jsonb end
+            ) as o
+            union all
+            select a.value from pg_catalog.jsonb_array_elements(
+                case pg_catalog.jsonb_typeof(l.item) when 'array' then l.item else '[]'::jsonb end
+            ) as a
+        ) as c (child)
+        where pg_catalog.jsonb_typeof(c.child) in ('object', 'array');
+    end loop;
     if metadata ? 'source_date' and not (
         pg_catalog.jsonb_typeof(metadata -> 'source_date') = 'string'
         and (metadata ->> 'source_date') ~ '^\d{4}-\d{2}-\d{2}$'
@@ -156,4 +199,6 @@ end;
 $$;
 
 comment on function pymem_private.require_metadata(jsonb) is
-'Returns metadata (an empty object for NULL), or raises PM002 when it is not a JSON object or its source_date is not a YYYY-MM-DD date.';
+$$Returns metadata (an empty object for NULL), or raises PM002 when it is not a JSON object, is larger than 64 KiB
+as JSON text, is nested more than 32 levels deep (the top-level object is 1), or its source_date is not a
+YYYY-MM-DD date.$$;

@@ -98,6 +98,12 @@ declare
 begin
     perform pymem_private.require_text('content', content, 100000);
     perform pymem_private.require_text('butler', butler, 200);
+    -- a butler's name is printed in memory_context's header and matched by the butler's own calls
+    if butler ~ '[[:cntrl:]]' then
+        raise exception 'butler must not contain control characters (a line break, a tab): %',
+            pg_catalog.to_jsonb(butler)
+            using errcode = 'PM002', hint = 'Name the butler (agent) in one line, e.g. ''health''.';
+    end if;
     perform pymem_private.require_range('importance', importance, 0, 10);
     -- no ttl: the butler's episode TTL (pymem.butler_settings), else 7 days
     v_ttl := coalesce(ttl, (pymem_private.butler_settings_for(v_tenant, butler)).episode_ttl);
@@ -123,7 +129,8 @@ $$;
 
 comment on function pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval) is
 $$Stores a raw observation of a butler and returns what was stored: memory_type, memory_id, tenant_id, embedded
-and expires_at. importance 0..10 (default 5), expires after ttl
+and expires_at. content: at most 100000 characters; butler: at most 200, no control characters; metadata: a JSON
+object of at most 64 KiB, nested at most 32 deep. importance 0..10 (default 5), expires after ttl
 (default: the butler's episode TTL, memory_butler_settings(butler), else 7 days); embedding optional (found by
 keyword until embedded).
 Example: select memory_id, expires_at from memory_store_episode(content => 'User asked about recipes', butler => 'general');$$;
@@ -213,6 +220,8 @@ supersedes_id, review_state and review_reason. An active fact with the same subj
 (permanent 0, stable 0.002, standard 0.008, volatile 0.03, ephemeral 0.1 per day). source and citation give its
 provenance and decide its tier (memory_ingestion_tier): approved; 'pending_review' (validity 'pending_review':
 not recalled, supersedes nothing until memory_confirm); or refused as speculation, PM007, nothing stored.
+Limits (PM002 past them): subject and predicate 500 characters, content 100000, scope 200, citation 2000, at most
+100 tags of at most 200 characters, metadata a JSON object of at most 64 KiB nested at most 32 deep.
 Example: select memory_id, supersedes_id
 from memory_store_fact(subject => 'user', predicate => 'favorite_color', content => 'blue');$$;
 
@@ -287,6 +296,6 @@ comment on function pymem.memory_store_rule(
 $$Stores a learned behaviour as a candidate rule (confidence 0.5) and returns what was stored (memory_type,
 memory_id, tenant_id, embedded, review_state, review_reason). source and citation decide its tier as for
 memory_store_fact (review_state 'pending_review': not recalled until memory_confirm); helpful and harmful
-feedback (memory_mark_helpful, memory_mark_harmful) move its maturity.
+feedback (memory_mark_helpful, memory_mark_harmful) move its maturity. Limits as for memory_store_fact.
 Example: select memory_id
 from memory_store_rule(content => 'Always confirm before sending messages', scope => 'global');$$;
