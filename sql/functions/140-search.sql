@@ -233,73 +233,85 @@ begin
     );
 
     return query
+    with
+    found as materialized (
+        select t.* from (
+            select
+                s.*,
+                (case
+                    when v_rerank then s.relevance
+                    when v_mode = 'hybrid' then pymem.memory_rrf_score(
+                        s.semantic_rank, s.keyword_rank, s.graph_rank, v_limit + 1, rrf_k,
+                        semantic_rrf_weight, keyword_rrf_weight, graph_rrf_weight
+                    )
+                    when v_mode = 'weighted'
+                        then vector_weight * coalesce(s.semantic_score, 0) + keyword_weight * coalesce(s.keyword_score, 0)
+                    when v_mode = 'semantic' then s.semantic_score
+                    else s.keyword_score
+                end) * s.date_decay as score
+            from (
+                select
+                    c.c_type as kind,
+                    c.c_id as mid,
+                    coalesce(f.content, ru.content, e.content) as content,
+                    pymem.memory_date_decay(coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days)
+                        as date_decay,
+                    coalesce(f.confidence, ru.confidence) as confidence,
+                    pymem.memory_effective_confidence(
+                        coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
+                        case
+                            when coalesce(f.last_confirmed_at, ru.last_confirmed_at) > v_at then c.c_created_at
+                            else coalesce(f.last_confirmed_at, ru.last_confirmed_at)
+                        end,
+                        v_at
+                    ) as effective_confidence,
+                    coalesce(f.importance, e.importance) as importance,
+                    coalesce(f.scope, ru.scope, e.butler) as scope,
+                    f.subject,
+                    f.predicate,
+                    ru.maturity,
+                    c.c_semantic_rank as semantic_rank,
+                    c.c_semantic_score as semantic_score,
+                    c.c_keyword_rank as keyword_rank,
+                    c.c_keyword_score as keyword_score,
+                    c.c_keyword_tier as keyword_tier,
+                    c.c_graph_rank as graph_rank,
+                    c.c_relevance as relevance,
+                    c.c_relevance_features as relevance_features,
+                    c.c_created_at as created_at,
+                    coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count
+                from pymem_private.memory_candidates(
+                    v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
+                    v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0
+                ) as c
+                left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
+                left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
+                left join pymem.episodes as e on c.c_type = 'episode' and e.tenant_id = v_tenant and e.id = c.c_id
+            ) as s
+            where s.relevance >= coalesce(min_relevance, 0)
+        ) as t
+        where t.score >= v_min_score
+        order by t.score desc, t.created_at desc, t.mid
+        limit v_limit
+    ),
+    -- the reference bumps, in one order (type, id) whatever the ranking: concurrent searches and recalls of a
+    -- tenant lock the rows they bump in the same order, so they never deadlock (issue 17, make stress); the
+    -- volatile memory_touch is evaluated after the ORDER BY
+    bumped as materialized (
+        select f.kind, f.mid, pymem_private.memory_touch(f.kind, f.mid) as n
+        from found as f
+        where v_bump
+        order by f.kind, f.mid
+    )
     select
         r.kind, r.mid, r.content, r.score, r.confidence, r.effective_confidence, r.importance, r.scope,
         r.subject, r.predicate, r.maturity, r.semantic_rank, r.semantic_score, r.keyword_rank,
         r.keyword_score, r.keyword_tier, r.date_decay, v_mode, r.created_at,
-        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count),
+        coalesce(b.n, r.reference_count),
         r.graph_rank, r.relevance, r.relevance_features,
         p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
-    from (
-    select t.* from (
-        select
-            s.*,
-            (case
-                when v_rerank then s.relevance
-                when v_mode = 'hybrid' then pymem.memory_rrf_score(
-                    s.semantic_rank, s.keyword_rank, s.graph_rank, v_limit + 1, rrf_k,
-                    semantic_rrf_weight, keyword_rrf_weight, graph_rrf_weight
-                )
-                when v_mode = 'weighted'
-                    then vector_weight * coalesce(s.semantic_score, 0) + keyword_weight * coalesce(s.keyword_score, 0)
-                when v_mode = 'semantic' then s.semantic_score
-                else s.keyword_score
-            end) * s.date_decay as score
-        from (
-            select
-                c.c_type as kind,
-                c.c_id as mid,
-                coalesce(f.content, ru.content, e.content) as content,
-                pymem.memory_date_decay(coalesce(f.metadata, ru.metadata, e.metadata), v_at, date_half_life_days)
-                    as date_decay,
-                coalesce(f.confidence, ru.confidence) as confidence,
-                pymem.memory_effective_confidence(
-                    coalesce(f.confidence, ru.confidence), coalesce(f.decay_rate, ru.decay_rate),
-                    case
-                        when coalesce(f.last_confirmed_at, ru.last_confirmed_at) > v_at then c.c_created_at
-                        else coalesce(f.last_confirmed_at, ru.last_confirmed_at)
-                    end,
-                    v_at
-                ) as effective_confidence,
-                coalesce(f.importance, e.importance) as importance,
-                coalesce(f.scope, ru.scope, e.butler) as scope,
-                f.subject,
-                f.predicate,
-                ru.maturity,
-                c.c_semantic_rank as semantic_rank,
-                c.c_semantic_score as semantic_score,
-                c.c_keyword_rank as keyword_rank,
-                c.c_keyword_score as keyword_score,
-                c.c_keyword_tier as keyword_tier,
-                c.c_graph_rank as graph_rank,
-                c.c_relevance as relevance,
-                c.c_relevance_features as relevance_features,
-                c.c_created_at as created_at,
-                coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count
-            from pymem_private.memory_candidates(
-                v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
-                v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0
-            ) as c
-            left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
-            left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
-            left join pymem.episodes as e on c.c_type = 'episode' and e.tenant_id = v_tenant and e.id = c.c_id
-        ) as s
-        where s.relevance >= coalesce(min_relevance, 0)
-    ) as t
-    where t.score >= v_min_score
-    order by t.score desc, t.created_at desc, t.mid
-    limit v_limit
-    ) as r
+    from found as r
+    left join bumped as b on r.kind = b.kind and r.mid = b.mid
     -- provenance of the returned rows only
     cross join lateral pymem_private.memory_provenance(v_tenant, r.kind, r.mid) as p
     order by r.score desc, r.created_at desc, r.mid;

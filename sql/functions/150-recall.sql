@@ -96,13 +96,8 @@ begin
     );
 
     return query
-    select
-        r.kind, r.mid, r.content, r.score, r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
-        r.validity, r.maturity, r.scope, r.semantic_rank, r.keyword_rank, v_mode, r.created_at,
-        case when v_bump then pg_catalog.now() else r.last_referenced_at end,
-        coalesce(case when v_bump then pymem_private.memory_touch(r.kind, r.mid) end, r.reference_count),
-        r.graph_rank, p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
-    from (
+    with
+    found as materialized (
         select
             t.*,
             pymem.memory_composite_score(
@@ -153,7 +148,24 @@ begin
         ) as t
         order by score desc, t.created_at desc, t.mid
         limit v_limit
-    ) as r
+    ),
+    -- the reference bumps, in one order (type, id) whatever the ranking: concurrent recalls and searches of a
+    -- tenant lock the rows they bump in the same order, so they never deadlock (issue 17, make stress); the
+    -- volatile memory_touch is evaluated after the ORDER BY
+    bumped as materialized (
+        select f.kind, f.mid, pymem_private.memory_touch(f.kind, f.mid) as n
+        from found as f
+        where v_bump
+        order by f.kind, f.mid
+    )
+    select
+        r.kind, r.mid, r.content, r.score, r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
+        r.validity, r.maturity, r.scope, r.semantic_rank, r.keyword_rank, v_mode, r.created_at,
+        case when v_bump then pg_catalog.now() else r.last_referenced_at end,
+        coalesce(b.n, r.reference_count),
+        r.graph_rank, p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
+    from found as r
+    left join bumped as b on r.kind = b.kind and r.mid = b.mid
     -- provenance of the returned rows only
     cross join lateral pymem_private.memory_provenance(v_tenant, r.kind, r.mid) as p
     order by r.score desc, r.created_at desc, r.mid;

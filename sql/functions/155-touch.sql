@@ -45,7 +45,38 @@ begin
     perform pymem_private.require_types(memory_types, array['episode', 'fact', 'rule']);
 
     -- one update per table; an id read n times is bumped n times; unknown ids, NULL ids and ids of another
-    -- tenant (invisible under RLS) match no row and are ignored
+    -- tenant (invisible under RLS) match no row and are ignored. The rows are locked in the order memory_search
+    -- and memory_recall bump them (episodes, facts, rules; by id), so that the three never deadlock.
+    perform from pymem.episodes as x
+     where x.tenant_id = v_tenant
+       and x.id = any(array(
+           select t.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
+           where t.kind = 'episode'
+       ))
+     order by x.id
+       for update;
+    with bumps as (
+        select t.id, pg_catalog.count(*)::integer as n
+          from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
+         where t.kind = 'episode' and t.id is not null
+         group by t.id
+    )
+    update pymem.episodes as e
+       set reference_count = e.reference_count + b.n,
+           last_referenced_at = greatest(e.last_referenced_at, v_at)
+      from bumps as b
+     where e.tenant_id = v_tenant and e.id = b.id;
+    get diagnostics v_count = row_count;
+    v_total := v_total + v_count;
+
+    perform from pymem.facts as x
+     where x.tenant_id = v_tenant
+       and x.id = any(array(
+           select t.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
+           where t.kind = 'fact'
+       ))
+     order by x.id
+       for update;
     with bumps as (
         select t.id, pg_catalog.count(*)::integer as n
           from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
@@ -60,6 +91,14 @@ begin
     get diagnostics v_count = row_count;
     v_total := v_total + v_count;
 
+    perform from pymem.rules as x
+     where x.tenant_id = v_tenant
+       and x.id = any(array(
+           select t.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
+           where t.kind = 'rule'
+       ))
+     order by x.id
+       for update;
     with bumps as (
         select t.id, pg_catalog.count(*)::integer as n
           from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
@@ -71,20 +110,6 @@ begin
            last_referenced_at = greatest(r.last_referenced_at, v_at)
       from bumps as b
      where r.tenant_id = v_tenant and r.id = b.id;
-    get diagnostics v_count = row_count;
-    v_total := v_total + v_count;
-
-    with bumps as (
-        select t.id, pg_catalog.count(*)::integer as n
-          from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-         where t.kind = 'episode' and t.id is not null
-         group by t.id
-    )
-    update pymem.episodes as e
-       set reference_count = e.reference_count + b.n,
-           last_referenced_at = greatest(e.last_referenced_at, v_at)
-      from bumps as b
-     where e.tenant_id = v_tenant and e.id = b.id;
     get diagnostics v_count = row_count;
     return v_total + v_count;
 end;
