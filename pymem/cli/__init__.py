@@ -13,6 +13,7 @@ pymem token revoke TOKEN_ID                      revoke a bearer token
 pymem butler sync [--tenant T] [--dir D]         write butler.toml settings into a tenant
 pymem butler show [BUTLER] [--tenant T]          print the butler settings in force
 pymem erase memory --type T --id ID [--cascade] | tenant T --confirm T   erase for good (right to erasure)
+pymem stress [--seconds S] [--tenants N] [--sessions N]   a bounded load on the HTTP server (loopback)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pymem.cli import erase as erase_cli
 from pymem.cli import evaluate as eval_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
+from pymem.cli import stress as stress_cli
 from pymem.cli import token as token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
@@ -188,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     maintenance_cli.register(sub)
     erase_cli.register(sub)
     bench_cli.register(sub)
+    stress_cli.register(sub)
     eval_cli.register(sub)
     model_cli.register(sub)
     return parser
