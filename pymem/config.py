@@ -42,6 +42,8 @@ from pymem.errors import InvalidArgumentError
 FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database", "reranker"})
 DEFAULT_MODEL_CONCURRENCY = 2  # embeddings and token counts computed at once by the server
 DEFAULT_MAX_REQUEST_BODY = 2 * 1024 * 1024  # bytes: a 100,000-character content, JSON-escaped, is at most 1.2 MB
+DEFAULT_INDEX_CHECK_INTERVAL = 3600  # seconds between the index worker's health checks in `pymem serve` (0: no worker)
+DEFAULT_INDEX_CHECK_WRITES = 10_000  # rows written to the memory tables that bring a check forward
 
 
 def _env(name: str) -> str | None:
@@ -67,6 +69,9 @@ class Settings:
     reranker: Path | None = None  # PYMEM_RERANKER: a folder with a cross-encoder's model.onnx and tokenizer.json
     model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # PYMEM_MODEL_CONCURRENCY
     max_request_body: int = DEFAULT_MAX_REQUEST_BODY  # PYMEM_MAX_REQUEST_BODY, bytes
+    # the index worker of `pymem serve` (pymem.index_worker): seconds between checks (0: no worker), and rows written
+    index_check_interval: int = DEFAULT_INDEX_CHECK_INTERVAL  # PYMEM_INDEX_CHECK_INTERVAL
+    index_check_writes: int = DEFAULT_INDEX_CHECK_WRITES  # PYMEM_INDEX_CHECK_WRITES
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -97,6 +102,8 @@ class Settings:
             reranker=Path(reranker).expanduser() if (reranker := get("PYMEM_RERANKER", "reranker")) else None,
             model_concurrency=_positive("PYMEM_MODEL_CONCURRENCY", DEFAULT_MODEL_CONCURRENCY),
             max_request_body=_positive("PYMEM_MAX_REQUEST_BODY", DEFAULT_MAX_REQUEST_BODY),
+            index_check_interval=_positive("PYMEM_INDEX_CHECK_INTERVAL", DEFAULT_INDEX_CHECK_INTERVAL, zero=True),
+            index_check_writes=_positive("PYMEM_INDEX_CHECK_WRITES", DEFAULT_INDEX_CHECK_WRITES),
         )
 
 
@@ -121,12 +128,13 @@ def _embedding_threads() -> int | None:
     return int(value)
 
 
-def _positive(name: str, default: int) -> int:
+def _positive(name: str, default: int, *, zero: bool = False) -> int:
+    """The whole number in environment variable name (default when unset); 0 only where zero says it means off."""
     value = _env(name)
     if value is None:
         return default
-    if not value.isdigit() or int(value) < 1:
-        raise InvalidArgumentError(f"{name}={value!r} is not a positive whole number")
+    if not value.isdigit() or int(value) < (0 if zero else 1):
+        raise InvalidArgumentError(f"{name}={value!r} is not a {'whole' if zero else 'positive whole'} number")
     return int(value)
 
 

@@ -60,15 +60,17 @@ class IndexWorker:
     interval: float = DEFAULT_INTERVAL
     writes: int = DEFAULT_WRITES
     poll: float = POLL
+    delay: float = 0.0  # seconds before the first check (pymem serve waits a minute: its start comes first)
     maintain_options: dict[str, Any] = field(default_factory=dict)
     on_check: Callable[[Check], None] | None = None
     checks: list[Check] = field(default_factory=list)
     _last_check: float = field(default=0.0, init=False)
     _last_written: int = field(default=0, init=False)
+    _stop: threading.Event | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
-        if self.interval <= 0 or self.writes <= 0 or self.poll <= 0:
-            raise ValueError("interval, writes and poll must be positive")
+        if self.interval <= 0 or self.writes <= 0 or self.poll <= 0 or self.delay < 0:
+            raise ValueError("interval, writes and poll must be positive, delay not negative")
 
     def due(self) -> str | None:
         """Why a check is due now ('schedule' or 'N rows written'), or None."""
@@ -108,9 +110,9 @@ class IndexWorker:
         return done
 
     def run(self, stop: threading.Event) -> None:
-        """Check at once, then whenever one is due, until stop is set. A failed check is logged and retried at
-        the next poll: the worker outlives a database restart."""
-        self._last_check = time.monotonic() - self.interval  # the first check is due at once
+        """Check after `delay` seconds (at once by default), then whenever one is due, until stop is set. A failed
+        check is logged and retried at the next poll: the worker outlives a database restart."""
+        self._last_check = time.monotonic() - self.interval + self.delay
         while not stop.is_set():
             try:
                 reason = self.due()
@@ -123,8 +125,12 @@ class IndexWorker:
             stop.wait(self.poll)
 
     def start(self) -> tuple[threading.Thread, threading.Event]:
-        """run() in a daemon thread; set the returned event to stop it."""
-        stop = threading.Event()
+        """run() in a daemon thread; set the returned event (or call stop()) to stop it."""
+        stop = self._stop = threading.Event()
         thread = threading.Thread(target=self.run, args=(stop,), name="pymem-index-worker", daemon=True)
         thread.start()
         return thread, stop
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()

@@ -8,6 +8,7 @@ migrator or an elevated pymem_admin, search as pymem_app bound to a tenant.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -19,10 +20,12 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from pymem import maintenance
+from pymem.cli.serve import start_index_worker
+from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.index_worker import IndexWorker
 from pymem.tenancy import admin_transaction
-from tests.conftest import Tenant
+from tests.conftest import Tenant, app_dsn_for
 from tests.sqlapi import call
 
 TOPICS = [
@@ -332,3 +335,15 @@ def test_the_worker_checks_after_large_writes(db_dsn: str, centres: np.ndarray, 
         thread.join(timeout=30)
     second = worker.checks[1]
     assert second.reason.endswith("rows written") and second.rebuilt == ["facts_embedding_idx"] and second.healthy
+
+
+def test_pymem_serve_starts_the_worker_with_a_login_that_can_rebuild(db_dsn: str) -> None:
+    settings = dataclasses.replace(Settings.from_env(), index_check_interval=120, index_check_writes=500)
+    worker = start_index_worker(settings, db_dsn)  # the superuser: may act as pymem_owner
+    try:
+        assert worker is not None and (worker.interval, worker.writes, worker.delay) == (120, 500, 60)
+    finally:
+        if worker is not None:
+            worker.stop()
+    assert start_index_worker(settings, app_dsn_for(db_dsn)) is None  # pymem_app cannot rebuild an index
+    assert start_index_worker(dataclasses.replace(settings, index_check_interval=0), db_dsn) is None  # off

@@ -6,6 +6,7 @@ request carries a bearer token (`pymem token create`) that names its tenant and 
 With a read replica (PYMEM_REPLICA_DSN, `replica_dsn` in the config file, or replica_dsn here: the
 pymem_app DSN of a hot standby), the read tools run on it and writes on the primary (pymem.mcp_server).
 Over HTTP a request body larger than PYMEM_MAX_REQUEST_BODY (2 MiB) is refused with 413 before it is parsed.
+Beside the server an index worker keeps the vector indexes healthy (pymem.index_worker; PYMEM_INDEX_CHECK_INTERVAL).
 Logs go to stderr; over stdio, stdout belongs to the protocol.
 """
 
@@ -17,12 +18,15 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import psycopg
+
 from pymem import butlers
 from pymem.bearer_tokens import list_tokens
 from pymem.config import Settings
 from pymem.database import open_database
 from pymem.embeddings import EmbeddingService, embedder_from_settings
 from pymem.errors import InvalidArgumentError
+from pymem.index_worker import IndexWorker
 from pymem.maintenance import record_embedding_model
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
@@ -40,6 +44,34 @@ def stdio_tenant(settings: Settings, tenant: str | None) -> str:
             ' server configuration), put `tenant = "..."` in the config file, or pass --tenant'
         )
     return validate_tenant_id(chosen)
+
+
+def start_index_worker(settings: Settings, migrator_dsn: str) -> IndexWorker | None:
+    """The self-healing index worker (pymem.index_worker) in a daemon thread beside the server: index health a
+    minute after start, every PYMEM_INDEX_CHECK_INTERVAL seconds and after PYMEM_INDEX_CHECK_WRITES rows
+    written; rebuilds what falls below the threshold. Off with PYMEM_INDEX_CHECK_INTERVAL=0, or when the
+    migrator login is not a superuser or DBA (it must be able to act as pymem_owner to rebuild)."""
+    if settings.index_check_interval == 0:
+        return None
+    try:
+        with psycopg.connect(migrator_dsn, autocommit=True) as conn:
+            row = conn.execute("select pg_has_role(current_user, 'pymem_owner', 'USAGE')").fetchone()
+    except psycopg.Error as exc:
+        log.warning("index worker off: the migrator login does not connect (%s)", exc)
+        return None
+    if not row or not row[0]:
+        log.warning("index worker off: the migrator login cannot act as pymem_owner; run `pymem worker` as one")
+        return None
+    worker = IndexWorker(
+        migrator_dsn, interval=settings.index_check_interval, writes=settings.index_check_writes, delay=60
+    )
+    worker.start()
+    log.info(
+        "index worker: checks a minute after start, every %d s and after %d rows written",
+        settings.index_check_interval,
+        settings.index_check_writes,
+    )
+    return worker
 
 
 def serve(
@@ -84,6 +116,7 @@ def serve(
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
+    start_index_worker(settings, db.migrator_dsn)
     if replica_pool is not None:
         log.info("read tools go to the read replica; writes and reference bumps to the primary")
     if options.reranker is not None:
