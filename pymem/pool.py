@@ -1,13 +1,17 @@
-"""Connections of the application role: a pool with pgvector types registered and a
-reset hook that refuses to hand out a connection still carrying a tenant or role."""
+"""Connections of the application role: a pool with pgvector types registered, a
+reset hook that refuses to hand out a connection still carrying a tenant or role, and a
+check that discards a connection the server has closed (a restart, a failover,
+pg_terminate_backend) before it is handed out, so that the next call gets a new one."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import Connection
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 
 class LeakedSessionStateError(RuntimeError):
@@ -33,6 +37,28 @@ def _reset(conn: Connection[Any]) -> None:
         raise LeakedSessionStateError(f"connection returned with session state {row!r}")
 
 
+class CheckedPool(ConnectionPool[Connection[Any]]):
+    """A pool that hands out only a connection that answers. psycopg_pool's own check
+    (``check=ConnectionPool.check_connection``) also discards a dead connection, but then waits
+    1 s, 2 s, 4 s ... before it tries the next one: after a restart, with every pooled connection
+    dead, a call would wait for seconds or time out. Here each dead one costs one failed empty
+    query, the pool replaces it in the background, and the next one is tried at once."""
+
+    def getconn(self, timeout: float | None = None) -> Connection[Any]:
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PoolTimeout(f"couldn't get a working connection from {self.name!r} in time")
+            conn = super().getconn(timeout=left)
+            try:
+                conn.execute("")  # one round trip; fails on a connection the server has closed
+            except psycopg.Error:
+                self.putconn(conn)  # closed: the pool discards it and opens another
+                continue
+            return conn
+
+
 def make_pool(
     app_dsn: str,
     *,
@@ -44,8 +70,13 @@ def make_pool(
 ) -> ConnectionPool:
     """A pool of pymem_app connections in autocommit mode: each call opens its own
     transaction with pymem.tenancy.tenant_transaction. read_only: every such transaction is
-    READ ONLY (a read replica's pool); timeout: how long getting a connection may wait."""
-    return ConnectionPool(
+    READ ONLY (a read replica's pool); timeout: how long getting a connection may wait.
+
+    Every connection is checked (an empty query, one round trip) when it is handed out: one that
+    the server closed while it sat in the pool (a restart, a failover, pg_terminate_backend) is
+    discarded and replaced, instead of failing the call that got it (CheckedPool;
+    tests/test_faults.py terminates the backends under `pymem serve`)."""
+    return CheckedPool(
         app_dsn,
         min_size=min_size,
         max_size=max_size,
