@@ -216,8 +216,15 @@ class PymemTokenVerifier:
         self._pool = pool
 
     def _verify(self, token: str) -> VerifiedToken | None:
-        with self._pool.connection() as conn:
-            return verify_token(conn, token)
+        try:
+            with self._pool.connection() as conn:
+                return verify_token(conn, token)
+        except psycopg.OperationalError as exc:
+            # the connection was lost under the check (a restart, pg_terminate_backend): once more on a new one,
+            # rather than answer 401 to a valid token (the pool replaces the dead connection)
+            log.info("bearer token verification lost its connection (%s); retrying once", exc)
+            with self._pool.connection() as conn:
+                return verify_token(conn, token)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         import anyio.to_thread
