@@ -366,3 +366,52 @@ def test_an_independent_client_the_mcp_inspector_cli(served_db: str, tmp_path: P
         "tenant_id=other",
     )
     assert refused.returncode != 0 and "-32602" in refused.stdout + refused.stderr
+
+
+async def test_240_concurrent_http_calls_over_four_tenants_return_no_foreign_row(
+    http_server: str, served_db: str
+) -> None:
+    """Issue 17: what a probe of main measured once, kept: four tenants, each with its own token and the same
+    memories by subject and wording, 240 concurrent calls (stores, searches, recalls, gets, contexts) through
+    one server; every id and tenant_id a call returns is the caller's own."""
+    import anyio
+
+    tenants = [f"conc-{n}" for n in range(4)]
+    tokens = {t: bearer_tokens.create_token(served_db, t).token for t in tenants}
+    owned: dict[str, set[str]] = {t: set() for t in tenants}
+    seen: dict[str, list[str]] = {t: [] for t in tenants}
+    calls = [0]
+
+    async def session(tenant: str, worker: int) -> None:
+        async with http_client(http_server, tokens[tenant]) as client:
+            for i in range(20):
+                kind = (worker + i) % 4
+                if kind == 0:
+                    stored = await call(
+                        client,
+                        "memory_store_fact",
+                        subject="user",
+                        predicate=f"note {worker} {i}",
+                        content=f"The user keeps a private note number {i} about the garden",
+                    )
+                    assert stored["tenant_id"] == tenant
+                    owned[tenant].add(stored["memory_id"])
+                elif kind == 1:
+                    found = await call(client, "memory_search", query="private note garden", limit=50)
+                    seen[tenant] += [h["memory_id"] for h in found["results"]]
+                elif kind == 2:
+                    found = await call(client, "memory_recall", topic="the user's private notes", min_relevance=0)
+                    seen[tenant] += [h["memory_id"] for h in found["results"]]
+                else:
+                    block = await call(client, "memory_context", trigger_prompt="garden notes", butler="general")
+                    seen[tenant] += [item["memory_id"] for item in block["items"]]
+                calls[0] += 1
+
+    async with anyio.create_task_group() as group:
+        for tenant in tenants:
+            for worker in range(3):
+                group.start_soon(session, tenant, worker)
+    assert calls[0] == 240
+    for tenant in tenants:
+        assert seen[tenant], tenant  # the reads did find something
+        assert set(seen[tenant]) <= owned[tenant], tenant  # and only the tenant's own
