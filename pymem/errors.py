@@ -6,6 +6,8 @@ them, and the standard codes a caller can cause, to these classes.
 
 from __future__ import annotations
 
+import re
+
 import psycopg
 
 
@@ -103,11 +105,20 @@ _BY_SQLSTATE["22P05"] = InvalidArgumentError  # untranslatable_character (e.g. \
 NUL_MESSAGE = "text must not contain NUL characters (\\x00): PostgreSQL text cannot hold them"
 
 
+_PGVECTOR_INPUT = re.compile(
+    r"not allowed in vector|vector must have at least 1 dimension|vector cannot have more than \d+ dimensions"
+)
+
+
 def translate(exc: psycopg.Error) -> PymemError | None:
     """The PymemError for a database error, or None when it is not one a caller causes."""
     sqlstate = exc.sqlstate
     if sqlstate is None and isinstance(exc, psycopg.DataError) and "NUL (0x00)" in str(exc):
         return InvalidArgumentError(NUL_MESSAGE)  # refused by psycopg itself, before the server sees it
+    if sqlstate in ("22000", "54000") and _PGVECTOR_INPUT.search(exc.diag.message_primary or ""):
+        # pgvector refuses a malformed vector (NaN, infinity, no or too many dimensions) while parsing it,
+        # before any pymem function runs: the caller's argument, as PM002 is
+        return InvalidArgumentError(f"invalid embedding: {exc.diag.message_primary}", hint=exc.diag.message_hint)
     if sqlstate is None or sqlstate not in _BY_SQLSTATE:
         return None
     diag = exc.diag

@@ -392,6 +392,9 @@ def _butler_name(value: str | None) -> str | None:
 # to allows (pymem.limits copies those limits) or holds a NUL; the SDK reports the argument and the reason.
 NoNul = AfterValidator(_no_nul)
 ButlerName = AfterValidator(_butler_name)
+# An int argument is sent as an SQL integer: past int4's range it is refused here, naming the argument, where the
+# database answered a bare "integer out of range" (issue 17). Its real bounds are the SQL function's to check.
+SqlInteger = Field(ge=-(2**31), le=2**31 - 1)
 Tags = Annotated[
     list[Annotated[str, Field(max_length=limits.TAG), NoNul]] | None,
     Field(
@@ -401,7 +404,8 @@ Tags = Annotated[
 ]
 AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP, max_length=MAX_TENANT_LENGTH), NoNul]
 _REF = "its id, or the first 8 or more hex digits of it as memory_context prints it"
-MemoryRef = Annotated[str, Field(description=f"the memory: {_REF}", min_length=8, max_length=36)]
+# NoNul on the ids too: a NUL in one was refused by psycopg and reported without naming the argument (issue 17)
+MemoryRef = Annotated[str, Field(description=f"the memory: {_REF}", min_length=8, max_length=36), NoNul]
 Source = Annotated[
     Literal["user_statement", "observation", "agent_inference", "import"] | None,
     Field(
@@ -594,7 +598,7 @@ async def memory_search(
         NoNul,
     ] = None,
     mode: Annotated[SearchMode, Field(description="hybrid (RRF of semantic and keyword) by default")] = "hybrid",
-    limit: Annotated[int, Field(description="at most this many results")] = 20,
+    limit: Annotated[int, Field(description="at most this many results"), SqlInteger] = 20,
     min_confidence: Annotated[
         float, Field(description="facts and rules below this effective confidence are left out")
     ] = 0.2,
@@ -675,7 +679,7 @@ async def memory_recall(
         Field(description="a butler's scope: recall 'global' plus this scope (default: all)", max_length=limits.SCOPE),
         NoNul,
     ] = None,
-    limit: Annotated[int, Field(description="at most this many results")] = 10,
+    limit: Annotated[int, Field(description="at most this many results"), SqlInteger] = 10,
     min_relevance: Annotated[
         float | None,
         Field(
@@ -744,7 +748,7 @@ async def memory_confirm(
 
 
 async def memory_mark_helpful(
-    rule_id: Annotated[str, Field(description=f"the rule that helped: {_REF}", min_length=8, max_length=36)],
+    rule_id: Annotated[str, Field(description=f"the rule that helped: {_REF}", min_length=8, max_length=36), NoNul],
     caller: CallerArg,
     ctx: Context,
     as_tenant: AsTenant = None,
@@ -762,7 +766,7 @@ async def memory_mark_helpful(
 
 
 async def memory_mark_harmful(
-    rule_id: Annotated[str, Field(description=f"the rule that did harm: {_REF}", min_length=8, max_length=36)],
+    rule_id: Annotated[str, Field(description=f"the rule that did harm: {_REF}", min_length=8, max_length=36), NoNul],
     caller: CallerArg,
     ctx: Context,
     reason: Annotated[
@@ -842,7 +846,7 @@ async def memory_context(
     ],
     caller: CallerArg,
     ctx: Context,
-    token_budget: Annotated[int | None, Field(description="default: the butler's budget (3000)")] = None,
+    token_budget: Annotated[int | None, Field(description="default: the butler's budget (3000)"), SqlInteger] = None,
     as_tenant: AsTenant = None,
 ) -> ContextResult:
     """Build a memory block for a system prompt, in five blocks: System (the butler's proven and
@@ -959,7 +963,9 @@ async def memory_consolidate(
     butler: Annotated[
         str | None, Field(description="only this butler's episodes", max_length=limits.BUTLER), ButlerName
     ] = None,
-    limit: Annotated[int, Field(description="episodes to consolidate in this call, oldest first (1-1000)")] = 20,
+    limit: Annotated[
+        int, Field(description="episodes to consolidate in this call, oldest first (1-1000)"), SqlInteger
+    ] = 20,
     extractor: Annotated[
         Literal["auto", "builtin", "sampling"],
         Field(

@@ -91,12 +91,23 @@ begin
         raise exception '% must not be the zero vector (cosine distance is undefined for it)', argument
             using errcode = 'PM002';
     end if;
+    -- pgvector sums the squares and products of a cosine in single precision: values past about 1e19 overflow
+    -- it, values below about 1e-19 underflow it to 0, and the distance is then NaN (a stored one, or a query's,
+    -- ranked unrelated memories first with score NaN and relevance 1; issue 17, tests/test_properties.py).
+    -- A vector's distance to itself is NaN exactly then.
+    if public.cosine_distance(embedding, embedding) = 'NaN'::double precision then
+        raise exception '% has values too large or too small for a cosine distance (its norm is %)',
+            argument, public.vector_norm(embedding)
+            using errcode = 'PM002',
+                  hint = 'Pass the vector the model computed: MiniLM-L6 vectors have norm 1.';
+    end if;
     return embedding;
 end;
 $$;
 
 comment on function pymem_private.require_embedding(text, public.vector) is
-'Returns the embedding (or NULL), or raises PM002 when it is not 384-dimensional or is the zero vector.';
+$$Returns the embedding (or NULL), or raises PM002 when it is not 384-dimensional, is the zero vector, or has values
+so large or so small that pgvector's single-precision cosine distance is NaN for it (its distance to itself).$$;
 
 
 create or replace function pymem_private.tags_jsonb(tags text[])

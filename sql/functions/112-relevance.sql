@@ -219,7 +219,7 @@ begin atomic
             created_at = pg_catalog.now()
         -- saving the same model again changes nothing (pymem migrate re-applies the built-in ones every run)
         where (m.features, m.coefficients, m.default_floor, m.fitted_on)
-            is distinct from (excluded.features, excluded.coefficients, excluded.default_floor, excluded.fitted_on);
+        is distinct from (excluded.features, excluded.coefficients, excluded.default_floor, excluded.fitted_on);
 end;
 
 comment on function pymem_private.save_relevance_model(text, text, double precision[], double precision, jsonb) is

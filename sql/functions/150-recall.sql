@@ -63,7 +63,12 @@ declare
     v_w_recency double precision := coalesce(w_recency, v_butler.w_recency);
     v_w_confidence double precision := coalesce(w_confidence, v_butler.w_confidence);
     v_limit integer := pymem_private.require_limit('limit', "limit");
-    v_depth integer := pymem_private.require_limit('candidates', coalesce(candidates, greatest(3 * v_limit, 30)));
+    -- the default depth is capped at require_limit's 1000, as memory_context_candidates caps it: uncapped, a
+    -- limit above 333 failed with "candidates must be between 1 and 1000", naming an argument the caller never
+    -- passed (issue 17, tests/test_properties.py)
+    v_depth integer := pymem_private.require_limit(
+        'candidates', coalesce(candidates, least(1000, greatest(3 * v_limit, 30)))
+    );
     v_mode text := pymem_private.effective_search_mode(mode, query_embedding);
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
     -- the relevance floor: below it a memory is not recalled, however important or recent
@@ -181,7 +186,8 @@ $$Composite recall of facts and rules (never episodes): score = (w_relevance*rel
 butler named by scope (memory_butler_settings(scope): what its butler.toml says), else 0.4/0.3/0.2/0.1, so
 memory_recall(topic, scope => 'health') ranks as the MCP tool does for the butler 'health'. Components,
 each in [0, 1]: relevance = the calibrated probability that the memory is about the topic
-(pymem.memory_relevance over the evidence of the candidate lists, `candidates` deep, default max(3*limit, 30):
+(pymem.memory_relevance over the evidence of the candidate lists, `candidates` deep, default
+min(1000, max(3*limit, 30)):
 cosine similarity, keyword score, ranks, share of the topic's words; the model of pymem.memory_relevance_model(),
 keyword variant when there is no query_embedding or mode is keyword); a memory below min_relevance is not recalled
 however important or recent (default: the model's default_floor; 0 turns the floor off);
