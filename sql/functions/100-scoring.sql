@@ -10,24 +10,46 @@ create or replace function pymem.memory_effective_confidence(
     at timestamptz
 )
 returns double precision
-language sql
+language plpgsql
 immutable
 strict
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return memory_effective_confidence.confidence * pg_catalog.exp(
-    -memory_effective_confidence.decay_rate
-    * greatest(
-        0.0,
-        pg_catalog.date_part('epoch', memory_effective_confidence.at - memory_effective_confidence.last_confirmed_at)
-        / 86400.0
-    )
-);
+as $$
+begin
+    -- Issue 17 (tests/test_properties.py): a NaN or infinite confidence or decay_rate returned NaN, and so did
+    -- decay_rate 0 at `at` = infinity (0 * infinity); an exponent below about -745 (an ephemeral fact unconfirmed
+    -- for 20 years) failed with "value out of range: underflow". Now both are checked (PM002), decay_rate 0 never
+    -- decays, and the exponent stops at -700 (exp(-700) ~ 1e-304: fully decayed, still a normal double). PL/pgSQL,
+    -- to raise: a SQL body is bound at creation, before 105-validation.sql defines require_range.
+    if not (memory_effective_confidence.confidence between 0 and 1) then
+        raise exception 'confidence must be between 0 and 1, not %', memory_effective_confidence.confidence
+            using errcode = 'PM002';
+    end if;
+    if not (memory_effective_confidence.decay_rate between 0 and 1000) then
+        raise exception 'decay_rate must be between 0 and 1000 (per day), not %', memory_effective_confidence.decay_rate
+            using errcode = 'PM002';
+    end if;
+    if memory_effective_confidence.decay_rate = 0 then
+        return memory_effective_confidence.confidence;
+    end if;
+    return memory_effective_confidence.confidence * pg_catalog.exp(greatest(
+        -700.0,
+        -memory_effective_confidence.decay_rate
+        * greatest(
+            0.0,
+            pg_catalog.date_part('epoch', memory_effective_confidence.at - memory_effective_confidence.last_confirmed_at)
+            / 86400.0
+        )
+    ));
+end;
+$$;
 
 comment on function pymem.memory_effective_confidence(double precision, double precision, timestamptz, timestamptz) is
 $$Effective confidence = confidence * exp(-decay_rate * days since last_confirmed_at), days counted at `at`
-(never negative). Retrieval excludes memories below min_confidence (default 0.2).
+(never negative). Retrieval excludes memories below min_confidence (default 0.2). confidence in [0, 1] and
+decay_rate in [0, 1000] per day, else PM002; decay_rate 0 never decays; fully decayed is about 1e-304, never 0.
 Example: select pymem.memory_effective_confidence(1.0, 0.008, now() - interval '87 days', now());  -- ~0.5$$;
 
 
@@ -38,26 +60,41 @@ create or replace function pymem.memory_recency(
     half_life_days double precision default 30
 )
 returns double precision
-language sql
+language plpgsql
 immutable
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return pg_catalog.exp(
-    -pg_catalog.ln(2.0)
-    * greatest(
-        0.0,
-        pg_catalog.date_part(
-            'epoch',
-            memory_recency.at - coalesce(memory_recency.last_referenced_at, memory_recency.created_at)
-        ) / 86400.0
-    )
-    / memory_recency.half_life_days
-);
+as $$
+begin
+    -- Issue 17 (tests/test_properties.py): half_life_days NaN returned NaN, 0 failed with "division by zero", a
+    -- negative one returned more than 1 or overflowed; an exponent below about -745 (memory_recall with
+    -- recency_half_life_days 0.01 and a memory 11 days old) failed with "value out of range: underflow". Now
+    -- half_life_days must be in the range memory_search, memory_recall and memory_context_candidates check theirs
+    -- against (PM002), and the exponent stops at -700 (~1e-304). PL/pgSQL, to raise (see memory_effective_confidence).
+    if not (memory_recency.half_life_days between 0.001 and 100000) then
+        raise exception 'half_life_days must be between 0.001 and 100000, not %', memory_recency.half_life_days
+            using errcode = 'PM002';
+    end if;
+    return pg_catalog.exp(greatest(
+        -700.0,
+        -pg_catalog.ln(2.0)
+        * greatest(
+            0.0,
+            pg_catalog.date_part(
+                'epoch',
+                memory_recency.at - coalesce(memory_recency.last_referenced_at, memory_recency.created_at)
+            ) / 86400.0
+        )
+        / memory_recency.half_life_days
+    ));
+end;
+$$;
 
 comment on function pymem.memory_recency(timestamptz, timestamptz, timestamptz, double precision) is
 $$Recency in (0, 1]: exp(-ln 2 * days / half_life_days), days since the memory was last referenced
 (last_referenced_at, else created_at) as of `at`: 1.0 just now, 0.5 one half-life ago (30 days by default).
+half_life_days in [0.001, 100000], else PM002.
 Example: select pymem.memory_recency(now() - interval '30 days', null, now());  -- 0.5$$;
 
 
@@ -99,17 +136,33 @@ create or replace function pymem.memory_rrf_score(
     k integer default 60
 )
 returns double precision
-language sql
+language plpgsql
 immutable
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return 1.0 / (memory_rrf_score.k + coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank))
-+ 1.0 / (memory_rrf_score.k + coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank));
+as $$
+begin
+    -- Issue 17 (tests/test_properties.py): k + a rank of 0 failed with "division by zero" (SQLSTATE 22012, which
+    -- pymem maps to no error of its own), negative ones gave negative scores. Now k must be >= 0 and every rank
+    -- >= 1 (PM002). PL/pgSQL, to raise (see memory_effective_confidence).
+    if memory_rrf_score.k < 0 then
+        raise exception 'k must be >= 0, not %', memory_rrf_score.k using errcode = 'PM002';
+    end if;
+    if memory_rrf_score.semantic_rank < 1 or memory_rrf_score.keyword_rank < 1 or memory_rrf_score.missing_rank < 1 then
+        raise exception 'ranks must be >= 1, not % (semantic_rank), % (keyword_rank), % (missing_rank)',
+            memory_rrf_score.semantic_rank, memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank
+            using errcode = 'PM002';
+    end if;
+    return 1.0 / (memory_rrf_score.k + coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank))
+    + 1.0 / (memory_rrf_score.k + coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank));
+end;
+$$;
 
 comment on function pymem.memory_rrf_score(integer, integer, integer, integer) is
 $$Reciprocal Rank Fusion: 1/(k + semantic_rank) + 1/(k + keyword_rank), k = 60 by default; a rank that is
 NULL (the memory is missing from that list) counts as missing_rank, which search sets to limit + 1.
+k >= 0 and every rank >= 1, else PM002.
 Example: select pymem.memory_rrf_score(1, null, 21);  -- 1/61 + 1/81$$;
 
 
@@ -124,20 +177,44 @@ create or replace function pymem.memory_rrf_score(
     graph_weight double precision
 )
 returns double precision
-language sql
+language plpgsql
 immutable
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return case
-    when memory_rrf_score.semantic_rank is null and memory_rrf_score.keyword_rank is null then 0.0
-    else
-        memory_rrf_score.semantic_weight
-        / (memory_rrf_score.k + coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank))
-        + memory_rrf_score.keyword_weight
-        / (memory_rrf_score.k + coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank))
-end
-+ coalesce(memory_rrf_score.graph_weight / (memory_rrf_score.k + memory_rrf_score.graph_rank), 0.0);
+as $$
+begin
+    -- Issue 17 (tests/test_properties.py): a NaN or infinite weight returned NaN or infinity, k + a rank of 0
+    -- failed with "division by zero" (SQLSTATE 22012). Now k must be >= 0, every rank >= 1 and every weight in
+    -- the range memory_search checks its *_rrf_weight against (PM002). PL/pgSQL, to raise (see
+    -- memory_effective_confidence).
+    if memory_rrf_score.k < 0 then
+        raise exception 'k must be >= 0, not %', memory_rrf_score.k using errcode = 'PM002';
+    end if;
+    if memory_rrf_score.semantic_rank < 1 or memory_rrf_score.keyword_rank < 1 or memory_rrf_score.graph_rank < 1
+       or memory_rrf_score.missing_rank < 1 then
+        raise exception 'ranks must be >= 1, not % (semantic_rank), % (keyword_rank), % (graph_rank), % (missing_rank)',
+            memory_rrf_score.semantic_rank, memory_rrf_score.keyword_rank, memory_rrf_score.graph_rank,
+            memory_rrf_score.missing_rank
+            using errcode = 'PM002';
+    end if;
+    if not (memory_rrf_score.semantic_weight between 0 and 1000) or not (memory_rrf_score.keyword_weight between 0 and 1000)
+       or not (memory_rrf_score.graph_weight between 0 and 1000) then
+        raise exception 'weights must be between 0 and 1000, not % (semantic_weight), % (keyword_weight), % (graph_weight)',
+            memory_rrf_score.semantic_weight, memory_rrf_score.keyword_weight, memory_rrf_score.graph_weight
+            using errcode = 'PM002';
+    end if;
+    return case
+        when memory_rrf_score.semantic_rank is null and memory_rrf_score.keyword_rank is null then 0.0
+        else
+            memory_rrf_score.semantic_weight
+            / (memory_rrf_score.k + coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank))
+            + memory_rrf_score.keyword_weight
+            / (memory_rrf_score.k + coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank))
+    end
+    + coalesce(memory_rrf_score.graph_weight / (memory_rrf_score.k + memory_rrf_score.graph_rank), 0.0);
+end;
+$$;
 
 comment on function pymem.memory_rrf_score(
     integer, integer, integer, integer, integer, double precision, double precision, double precision
@@ -161,28 +238,56 @@ create or replace function pymem.memory_composite_score(
     w_confidence double precision default 0.1
 )
 returns double precision
-language sql
+language plpgsql
 immutable
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return (
-    memory_composite_score.w_relevance * memory_composite_score.relevance
-    + memory_composite_score.w_importance * memory_composite_score.importance
-    + memory_composite_score.w_recency * memory_composite_score.recency
-    + memory_composite_score.w_confidence * memory_composite_score.confidence
-) / nullif(
-    memory_composite_score.w_relevance + memory_composite_score.w_importance
-    + memory_composite_score.w_recency + memory_composite_score.w_confidence,
-    0
-);
+as $$
+begin
+    -- Issue 17 (tests/test_properties.py): a NaN or infinite component or weight returned NaN or infinity, and
+    -- weights of opposite signs that summed to 0 returned NULL. Now every component must be in [0, 1] (as
+    -- documented) and every weight in the range memory_recall and memory_butler_configure check the weights
+    -- against (PM002); NULL for weights that are all 0 stays (memory_context_candidates falls back to recency
+    -- then). PL/pgSQL, to raise (see memory_effective_confidence).
+    if not (memory_composite_score.relevance between 0 and 1) or not (memory_composite_score.importance between 0 and 1)
+       or not (memory_composite_score.recency between 0 and 1) or not (memory_composite_score.confidence between 0 and 1)
+    then
+        raise exception 'relevance, importance, recency and confidence must be between 0 and 1, not %, %, %, %',
+            memory_composite_score.relevance, memory_composite_score.importance, memory_composite_score.recency,
+            memory_composite_score.confidence
+            using errcode = 'PM002';
+    end if;
+    if not (memory_composite_score.w_relevance between 0 and 1000)
+       or not (memory_composite_score.w_importance between 0 and 1000)
+       or not (memory_composite_score.w_recency between 0 and 1000)
+       or not (memory_composite_score.w_confidence between 0 and 1000)
+    then
+        raise exception 'w_relevance, w_importance, w_recency and w_confidence must be between 0 and 1000, not %, %, %, %',
+            memory_composite_score.w_relevance, memory_composite_score.w_importance, memory_composite_score.w_recency,
+            memory_composite_score.w_confidence
+            using errcode = 'PM002';
+    end if;
+    return (
+        memory_composite_score.w_relevance * memory_composite_score.relevance
+        + memory_composite_score.w_importance * memory_composite_score.importance
+        + memory_composite_score.w_recency * memory_composite_score.recency
+        + memory_composite_score.w_confidence * memory_composite_score.confidence
+    ) / nullif(
+        memory_composite_score.w_relevance + memory_composite_score.w_importance
+        + memory_composite_score.w_recency + memory_composite_score.w_confidence,
+        0
+    );
+end;
+$$;
 
 comment on function pymem.memory_composite_score(
     double precision, double precision, double precision, double precision,
     double precision, double precision, double precision, double precision
 ) is
 $$Composite recall score: (w_relevance*relevance + w_importance*importance + w_recency*recency
-+ w_confidence*confidence) / (sum of the weights), every component in [0, 1]; defaults 0.4/0.3/0.2/0.1
++ w_confidence*confidence) / (sum of the weights), every component in [0, 1] and every weight in [0, 1000]
+(else PM002; NULL when all weights are 0); defaults 0.4/0.3/0.2/0.1
 (they sum to 1, so the division changes nothing for them).
 Example: select pymem.memory_composite_score(0.9, 0.5, 1.0, 0.8);  -- 0.36+0.15+0.2+0.08 = 0.79$$;
 
@@ -220,6 +325,11 @@ as $$
 declare
     v_effectiveness double precision := pymem.memory_effectiveness(success_count, harmful_count);
 begin
+    -- issue 17 (tests/test_properties.py): an unknown maturity came back unchanged, as if it were one
+    if maturity not in ('candidate', 'established', 'proven', 'anti_pattern') then
+        raise exception 'invalid maturity "%"', maturity
+            using errcode = 'PM002', detail = 'maturity must be one of: candidate, established, proven, anti_pattern';
+    end if;
     if maturity = 'anti_pattern' then
         return maturity;  -- terminal: store the rule again to start over as a candidate
     end if;
@@ -249,26 +359,34 @@ comment on function pymem.memory_rule_maturity(text, integer, integer, text) is
 $$Maturity of a rule after one feedback (e = memory_effectiveness(success, harmful)), one step at a time:
 helpful: candidate -> established when success >= 5 and e >= 0.6; established -> proven when success >= 15
 and e >= 0.8. harmful: any -> anti_pattern when harmful >= 3 and e < 0.3; else proven -> established when
-e < 0.8; established -> candidate when e < 0.6. anti_pattern is terminal.
+e < 0.8; established -> candidate when e < 0.6. anti_pattern is terminal. An unknown maturity: PM002.
 Example: select pymem.memory_rule_maturity('candidate', 5, 0, 'helpful');  -- established$$;
 
 
 create or replace function pymem.memory_rule_confidence(maturity text)
 returns double precision
-language sql
+language plpgsql
 immutable
 strict
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return case memory_rule_confidence.maturity
-    when 'candidate' then 0.5
-    when 'established' then 0.75
-    when 'proven' then 0.9
-    when 'anti_pattern' then 0.75
+as $$
+begin
+    case memory_rule_confidence.maturity
+        when 'candidate' then return 0.5;
+        when 'established' then return 0.75;
+        when 'proven' then return 0.9;
+        when 'anti_pattern' then return 0.75;
+        else
+            -- issue 17 (tests/test_properties.py): an unknown maturity returned NULL
+            raise exception 'invalid maturity "%"', memory_rule_confidence.maturity
+                using errcode = 'PM002', detail = 'maturity must be one of: candidate, established, proven, anti_pattern';
+    end case;
 end;
+$$;
 
 comment on function pymem.memory_rule_confidence(text) is
 $$Confidence a rule takes when its maturity changes: candidate 0.5, established 0.75, proven 0.9,
-anti_pattern 0.75 (confidence that the behaviour is harmful).
+anti_pattern 0.75 (confidence that the behaviour is harmful). An unknown maturity: PM002.
 Example: select pymem.memory_rule_confidence('proven');  -- 0.9$$;

@@ -45,30 +45,57 @@ language sql
 immutable
 parallel safe
 security invoker
-return array[
-    -- semantic leg: cosine similarity, found at all, gap to the query's best cosine, ln(rank)
-    coalesce(semantic_score, 0.0),
-    case when semantic_score is null then 0.0 else 1.0 end,
-    case when semantic_score is null then 0.0 else semantic_score - coalesce(best_semantic, semantic_score) end,
-    case when semantic_rank is null then 0.0 else pg_catalog.ln(greatest(semantic_rank, 1)) end,
-    -- keyword leg, full-text tier: BM25 score in [0, 1], found, share of the query's best full-text score, ln(rank)
-    case when keyword_tier = 'fts' then coalesce(keyword_score, 0.0) else 0.0 end,
-    case when keyword_tier = 'fts' and keyword_score is not null then 1.0 else 0.0 end,
-    case
-        when keyword_tier = 'fts' and keyword_score is not null and coalesce(best_keyword, 0.0) > 0.0
-            then keyword_score / best_keyword
-        else 0.0
-    end,
-    case when keyword_tier = 'fts' and keyword_rank is not null then pg_catalog.ln(greatest(keyword_rank, 1)) else 0.0 end,
-    -- the keyword leg's weaker tiers (trigram similarity for CJK, share of ILIKE terms): their score
-    case when keyword_tier in ('trigram', 'ilike') then coalesce(keyword_score, 0.0) else 0.0 end,
-    -- share of the query's distinct English lexemes that the row holds
-    coalesce(lexical_overlap, 0.0),
-    -- how far the row's cosine stands above the tenant's background for this query (the cosine of its 30th
-    -- nearest memory, 0 when there are fewer): a cosine of 0.5 is common in a corpus of one topic and telling in a
-    -- tenant of unrelated memories
-    case when semantic_score is null then 0.0 else semantic_score - coalesce(background_semantic, semantic_score) end
-]::double precision[];
+-- Issue 17 (tests/test_properties.py): a NaN or infinite score came back in the evidence (NaN or infinite
+-- features). Now semantic_score, keyword_score, best_semantic, best_keyword and background_semantic must be finite
+-- (PM002 naming the argument: require_range, called only for a value that is not), and lexical_overlap, a share,
+-- is clamped to [0, 1] (its argument is an expression of the candidate query: referring to it twice would stop
+-- this function from being inlined there).
+return case
+    when
+        coalesce(semantic_score, 0) > '-Infinity'::double precision
+        and coalesce(semantic_score, 0) < 'Infinity'::double precision
+        and coalesce(keyword_score, 0) > '-Infinity'::double precision
+        and coalesce(keyword_score, 0) < 'Infinity'::double precision
+        and coalesce(best_semantic, 0) > '-Infinity'::double precision
+        and coalesce(best_semantic, 0) < 'Infinity'::double precision
+        and coalesce(best_keyword, 0) > '-Infinity'::double precision
+        and coalesce(best_keyword, 0) < 'Infinity'::double precision
+        and coalesce(background_semantic, 0) > '-Infinity'::double precision
+        and coalesce(background_semantic, 0) < 'Infinity'::double precision
+        then array[
+            -- semantic leg: cosine similarity, found at all, gap to the query's best cosine, ln(rank)
+            coalesce(semantic_score, 0.0),
+            case when semantic_score is null then 0.0 else 1.0 end,
+            case when semantic_score is null then 0.0 else semantic_score - coalesce(best_semantic, semantic_score) end,
+            case when semantic_rank is null then 0.0 else pg_catalog.ln(greatest(semantic_rank, 1)) end,
+            -- keyword leg, full-text tier: BM25 score in [0, 1], found, share of the query's best full-text score, ln(rank)
+            case when keyword_tier = 'fts' then coalesce(keyword_score, 0.0) else 0.0 end,
+            case when keyword_tier = 'fts' and keyword_score is not null then 1.0 else 0.0 end,
+            case
+                when keyword_tier = 'fts' and keyword_score is not null and coalesce(best_keyword, 0.0) > 0.0
+                    then keyword_score / best_keyword
+                else 0.0
+            end,
+            case when keyword_tier = 'fts' and keyword_rank is not null then pg_catalog.ln(greatest(keyword_rank, 1)) else 0.0 end,
+            -- the keyword leg's weaker tiers (trigram similarity for CJK, share of ILIKE terms): their score
+            case when keyword_tier in ('trigram', 'ilike') then coalesce(keyword_score, 0.0) else 0.0 end,
+            -- share of the query's distinct English lexemes that the row holds
+            least(1.0, greatest(0.0, coalesce(lexical_overlap, 0.0))),
+            -- how far the row's cosine stands above the tenant's background for this query (the cosine of its 30th
+            -- nearest memory, 0 when there are fewer): a cosine of 0.5 is common in a corpus of one topic and telling in a
+            -- tenant of unrelated memories
+            case when semantic_score is null then 0.0 else semantic_score - coalesce(background_semantic, semantic_score) end
+        ]::double precision[]
+    else array[
+        pymem_private.require_range('semantic_score', coalesce(semantic_score, 0), -1.7976931348623157e308, 1.7976931348623157e308),
+        pymem_private.require_range('keyword_score', coalesce(keyword_score, 0), -1.7976931348623157e308, 1.7976931348623157e308),
+        pymem_private.require_range('best_semantic', coalesce(best_semantic, 0), -1.7976931348623157e308, 1.7976931348623157e308),
+        pymem_private.require_range('best_keyword', coalesce(best_keyword, 0), -1.7976931348623157e308, 1.7976931348623157e308),
+        pymem_private.require_range(
+            'background_semantic', coalesce(background_semantic, 0), -1.7976931348623157e308, 1.7976931348623157e308
+        )
+    ]
+end;
 
 comment on function pymem.memory_relevance_features(
     double precision, integer, double precision, integer, text, double precision, double precision, double precision,

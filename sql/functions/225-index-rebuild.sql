@@ -223,6 +223,15 @@ begin
     if v_started_at is null then
         raise exception 'started_at is required' using errcode = 'PM002';
     end if;
+    -- issue 17 (tests/test_properties.py): a started_at in the future and a recall_before outside [0, 1] (NaN
+    -- included) failed on the table's CHECK constraints (index_rebuilds_finished_check, _recall_check), naming a
+    -- constraint instead of the argument
+    if v_started_at > pg_catalog.now() then
+        raise exception 'started_at must not be in the future, not %', v_started_at using errcode = 'PM002';
+    end if;
+    if v_recall_before is not null then
+        perform pymem_private.require_range('recall_before', v_recall_before, 0, 1);
+    end if;
     select x.index_options into v_options_after from pymem_private.vector_indexes() as x where x.index_name = v_name;
     if not found then
         raise exception 'no vector index pymem.%', v_name
