@@ -267,15 +267,18 @@ class Server:
 
 
 @contextmanager
-def http_server(scratch: ScratchDatabase, host: str, workdir: Path, timeout: float = 120.0) -> Iterator[Server]:
-    """`pymem serve --transport http` on a free port of the loopback address host, stopped at the end."""
+def spawn_http_server(
+    env: Mapping[str, str], workdir: Path, host: str = "127.0.0.1", timeout: float = 120.0
+) -> Iterator[Server]:
+    """`pymem serve --transport http` with env on a free port of the loopback address host, its output in
+    workdir/server.log; yielded once it listens, stopped at the end (also what the tests serve with)."""
     loopback_host(host)
     port = free_port(host)
     command = [*pymem_command(), "serve", "--transport", "http", "--host", host, "--port", str(port)]
     log = workdir / "server.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            command, env=server_env(scratch, workdir), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            command, env=dict(env), stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
         )
     try:
         deadline = time.monotonic() + timeout
@@ -288,7 +291,7 @@ def http_server(scratch: ScratchDatabase, host: str, workdir: Path, timeout: flo
             except OSError:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"pymem serve did not listen within {timeout:.0f} s:\n{_tail(log)}") from None
-                time.sleep(0.2)
+                time.sleep(0.1)
         name = f"[{host}]" if ":" in host else host
         yield Server(process=process, url=f"http://{name}:{port}/mcp", command=command, log=log)
     finally:
@@ -298,6 +301,13 @@ def http_server(scratch: ScratchDatabase, host: str, workdir: Path, timeout: flo
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=20)
+
+
+@contextmanager
+def http_server(scratch: ScratchDatabase, host: str, workdir: Path, timeout: float = 120.0) -> Iterator[Server]:
+    """`pymem serve --transport http` on the scratch database (spawn_http_server)."""
+    with spawn_http_server(server_env(scratch, workdir), workdir, host, timeout) as server:
+        yield server
 
 
 def log_problems(text: str) -> list[dict[str, Any]]:

@@ -7,7 +7,6 @@ checks the same invariants after its races."""
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -26,11 +25,12 @@ from psycopg.conninfo import make_conninfo
 
 from pymem import bearer_tokens, embedded, migrate
 from pymem.pool import make_pool
+from pymem.stress import spawn_http_server
 from tests.conftest import app_dsn_for
 from tests.mcpclient import call
 from tests.sqlapi import call_one
 from tests.test_audit import CATALOG_QUERIES
-from tests.test_mcp_transports import base_env, free_port, http_client, pymem_command
+from tests.test_mcp_transports import base_env, http_client, pymem_command
 
 # What a consistent database looks like, whatever happened to the writes that made it. Each query returns the
 # rows that break its invariant (run as a superuser: every tenant at once).
@@ -102,34 +102,9 @@ def invariant_violations(conn: psycopg.Connection[Any]) -> dict[str, list[tuple[
 @pytest.fixture
 def served(db_dsn: str, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """`pymem serve --transport http` on this test's database: (its MCP URL, its process)."""
-    port = free_port()
-    log = tmp_path / "server.log"
     env = base_env(PYMEM_DSN=db_dsn, XDG_CONFIG_HOME=str(tmp_path), PYMEM_BUTLERS_DIR=str(tmp_path / "butlers"))
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [pymem_command(), "serve", "--transport", "http", "--port", str(port)],
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp", process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with spawn_http_server(env, tmp_path) as server:
+        yield server.url, server.process
 
 
 APP_BACKENDS = "select pid from pg_stat_activity where usename = 'pymem_app' and datname = current_database()"

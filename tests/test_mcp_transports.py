@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,6 +25,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from pymem import bearer_tokens, embedded, migrate
+from pymem.stress import spawn_http_server
 from tests.mcpclient import TOOLS, call, call_error
 
 pytestmark = pytest.mark.anyio
@@ -117,41 +116,10 @@ def test_stdio_without_a_tenant_refuses_to_start(served_db: str, tmp_path: Path)
     assert "PYMEM_TENANT" in result.stderr
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def http_server(served_db: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    log = tmp_path_factory.mktemp("http") / "server.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            [pymem_command(), "serve", "--transport", "http", "--port", str(port)],
-            env=base_env(PYMEM_DSN=served_db),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    with spawn_http_server(base_env(PYMEM_DSN=served_db), tmp_path_factory.mktemp("http")) as server:
+        yield server.url
 
 
 @asynccontextmanager
