@@ -29,6 +29,7 @@ log = logging.getLogger("pymem.index_worker")
 DEFAULT_INTERVAL = 3600.0  # seconds between scheduled checks
 DEFAULT_WRITES = 10_000  # rows written to the memory tables that trigger a check before the schedule does
 POLL = 5.0  # seconds between looks at the write counter
+MAX_BACKOFF = 16  # at most this many times the interval and the writes between checks, after futile rebuilds
 
 
 def rows_written(dsn: str) -> int:
@@ -67,17 +68,20 @@ class IndexWorker:
     _last_check: float = field(default=0.0, init=False)
     _last_written: int = field(default=0, init=False)
     _stop: threading.Event | None = field(default=None, init=False)
+    # 1, or 2, 4 ... 16 after checks whose rebuilds left an index unhealthy: a rebuild does not help an index
+    # whose data is hard for it (near-duplicates), so the next checks come that many times later
+    backoff: int = field(default=1, init=False)
 
     def __post_init__(self) -> None:
         if self.interval <= 0 or self.writes <= 0 or self.poll <= 0 or self.delay < 0:
             raise ValueError("interval, writes and poll must be positive, delay not negative")
 
     def due(self) -> str | None:
-        """Why a check is due now ('schedule' or 'N rows written'), or None."""
-        if time.monotonic() - self._last_check >= self.interval:
+        """Why a check is due now ('schedule' or 'N rows written'), or None; both stretched by the backoff."""
+        if time.monotonic() - self._last_check >= self.interval * self.backoff:
             return "schedule"
         written = rows_written(self.dsn) - self._last_written
-        if written >= self.writes:
+        if written >= self.writes * self.backoff:
             return f"{written} rows written"
         return None
 
@@ -96,12 +100,13 @@ class IndexWorker:
         )
         self._last_check = time.monotonic()
         self.checks.append(done)
+        self.backoff = 1 if done.healthy else min(MAX_BACKOFF, self.backoff * 2) if done.rebuilt else self.backoff
         if done.rebuilt:
             log.warning(
                 "index worker (%s): rebuilt %s; %s",
                 reason,
                 ", ".join(done.rebuilt),
-                "healthy" if done.healthy else "still unhealthy",
+                "healthy" if done.healthy else f"still unhealthy: the next check comes {self.backoff} x later",
             )
         else:
             log.info("index worker (%s): every index healthy", reason)

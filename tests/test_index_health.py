@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -347,3 +348,27 @@ def test_pymem_serve_starts_the_worker_with_a_login_that_can_rebuild(db_dsn: str
             worker.stop()
     assert start_index_worker(settings, app_dsn_for(db_dsn)) is None  # pymem_app cannot rebuild an index
     assert start_index_worker(dataclasses.replace(settings, index_check_interval=0), db_dsn) is None  # off
+
+
+def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index a rebuild cannot bring to the threshold (near-duplicate rules in `make stress`) is not rebuilt
+    at every check: each futile rebuild doubles the time and the writes to the next check, up to 16 x; a healthy
+    check resets it. (The outcome of maintain is given here: what is tested is the worker's schedule; the
+    rebuilds themselves are tested above against the database.)"""
+    outcomes = iter([False, False, False, False, False, True])
+
+    def maintain(dsn: str, **options: Any) -> Any:
+        return SimpleNamespace(rebuilds=[SimpleNamespace(index_name="facts_embedding_idx")], healthy=next(outcomes))
+
+    monkeypatch.setattr(maintenance, "maintain", maintain)
+    worker = IndexWorker(db_dsn, interval=3600, writes=100)
+    backoffs = []
+    for _ in range(6):
+        worker.check("test")
+        backoffs.append(worker.backoff)
+    assert backoffs == [2, 4, 8, 16, 16, 1]
+    worker.backoff = 4
+    worker._last_check = time.monotonic() - 3600 * 3  # three intervals ago: not due yet, four would be
+    assert worker.due() is None
+    worker._last_check = time.monotonic() - 3600 * 4
+    assert worker.due() == "schedule"
