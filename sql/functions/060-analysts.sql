@@ -12,7 +12,7 @@ as $$
 declare
     v_role pg_catalog.pg_roles%rowtype;
 begin
-    if tenant_id is null or tenant_id = '' or pg_catalog.length(tenant_id) > 128 then
+    if tenant_id is null or pg_catalog.btrim(tenant_id) = '' or pg_catalog.length(tenant_id) > 128 then
         raise exception 'invalid tenant id %', pg_catalog.quote_nullable(tenant_id)
             using errcode = 'PM002', detail = 'a tenant id is 1 to 128 characters';
     end if;

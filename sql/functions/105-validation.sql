@@ -213,3 +213,31 @@ comment on function pymem_private.require_metadata(jsonb) is
 $$Returns metadata (an empty object for NULL), or raises PM002 when it is not a JSON object, is larger than 64 KiB
 as JSON text, is nested more than 32 levels deep (the top-level object is 1), or its source_date is not a
 YYYY-MM-DD date.$$;
+
+
+create or replace function pymem_private.source_butler_name(value text)
+returns text
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    -- blank or NULL: no source butler; else a butler's name, as memory_store_episode takes it
+    if value is null or pg_catalog.btrim(value) = '' then
+        return null;
+    end if;
+    if pg_catalog.length(value) > 200 or value ~ '[[:cntrl:]]' then
+        raise exception 'source_butler must be a butler''s name: at most 200 characters, in one line, not %',
+            pg_catalog.to_jsonb(pg_catalog.left(value, 80))
+            using errcode = 'PM002', hint = 'The butler (agent) that learned it, e.g. ''health''.';
+    end if;
+    return pg_catalog.btrim(value);
+end;
+$$;
+
+comment on function pymem_private.source_butler_name(text) is
+$$The source_butler of a stored fact or rule: NULL for NULL or blank, else the name trimmed; PM002 for more than 200
+characters or a control character (the name is printed in memory_context's lines).
+Example: select pymem_private.source_butler_name(' health ');  -- health$$;

@@ -190,7 +190,7 @@ begin
         validity, source, citation, review_reason
     ) values (
         v_tenant, subject, predicate, content, importance, permanence, scope, pymem_private.tags_jsonb(tags),
-        confidence, nullif(pg_catalog.btrim(source_butler), ''), v_grounded.source_episode_id,
+        confidence, pymem_private.source_butler_name(source_butler), v_grounded.source_episode_id,
         pymem_private.require_embedding('embedding', embedding),
         pymem_private.embedding_model_for(embedding, embedding_model),
         pymem_private.require_token_count(token_count),
@@ -270,7 +270,7 @@ begin
         embedding, embedding_model, token_count, metadata, review_state, source, citation, review_reason
     ) values (
         v_tenant, content, scope, pymem_private.tags_jsonb(tags), permanence, 'candidate',
-        pymem.memory_rule_confidence('candidate'), nullif(pg_catalog.btrim(source_butler), ''),
+        pymem.memory_rule_confidence('candidate'), pymem_private.source_butler_name(source_butler),
         v_grounded.source_episode_id,
         pymem_private.require_embedding('embedding', embedding),
         pymem_private.embedding_model_for(embedding, embedding_model),

@@ -93,6 +93,7 @@ to pymem_app, pymem_analyst;
 
 grant execute on function
 pymem_private.require_text(text, text, integer),
+pymem_private.source_butler_name(text),
 pymem_private.require_range(text, double precision, double precision, double precision),
 pymem_private.require_memory_type(text, text, text[]),
 pymem_private.require_embedding(text, public.vector),
