@@ -642,3 +642,22 @@ def test_every_search_index_serves_the_leakproof_match(as_tenant: Tenant, superu
                 ).fetchall()
             )
             assert f"{table}_search_idx" in plan and "@@@" in plan.split("Index Cond", 1)[1], plan
+
+
+def test_a_fact_decayed_for_decades_is_filtered_not_an_underflow(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder
+) -> None:
+    """exp(-decay_rate * days) underflows a double below about -745: a volatile fact unconfirmed for 30 years is
+    simply fully decayed (issue 17), in every mode and in recall, and below any confidence floor."""
+    with as_tenant("acme") as conn:
+        old = store_fact(conn, "user", "mood", "The user felt sleepy on a Tuesday", embedder, permanence="ephemeral")
+    superuser.execute(
+        "update pymem.facts set last_confirmed_at = now() - interval '30 years', created_at = now() - interval"
+        " '30 years' where id = %s",
+        (old,),
+    )
+    with as_tenant("acme") as conn:
+        for mode in ("hybrid", "semantic", "keyword", "weighted"):
+            assert old not in {r["memory_id"] for r in search(conn, "sleepy Tuesday", embedder, mode=mode)}, mode
+        assert search(conn, "sleepy Tuesday", embedder, mode="keyword", min_confidence=0)  # found with no floor
+        call(conn, "memory_recall", topic="sleepy Tuesday", query_embedding=embedder.embed("sleepy Tuesday"))

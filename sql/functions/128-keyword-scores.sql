@@ -91,15 +91,16 @@ as $$
                or (p_as_of is not null and f.created_at <= p_as_of
                    and (f.invalidated_at is null or f.invalidated_at > p_as_of)))
           and (p_scope is null or f.scope in ('global', p_scope))
-          and f.confidence * exp(
-                -f.decay_rate * greatest(
-                    0.0,
-                    date_part(
-                        'epoch',
-                        at.v_at - case when f.last_confirmed_at > at.v_at then f.created_at else f.last_confirmed_at end
-                    ) / 86400.0
-                )
-              ) >= p_min_confidence
+          and f.confidence * exp(greatest(
+                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
+                    -f.decay_rate * greatest(
+                        0.0,
+                        date_part(
+                            'epoch',
+                            at.v_at - case when f.last_confirmed_at > at.v_at then f.created_at else f.last_confirmed_at end
+                        ) / 86400.0
+                    )
+              )) >= p_min_confidence
         union all
         select 'rule'::text, r.id, r.created_at, r.search_vector
         from pymem.rules as r, at
@@ -110,15 +111,16 @@ as $$
           and (r.forgotten_at is null or r.forgotten_at > at.v_at)
           and r.review_state = 'approved'
           and (p_scope is null or r.scope in ('global', p_scope))
-          and r.confidence * exp(
-                -r.decay_rate * greatest(
-                    0.0,
-                    date_part(
-                        'epoch',
-                        at.v_at - case when r.last_confirmed_at > at.v_at then r.created_at else r.last_confirmed_at end
-                    ) / 86400.0
-                )
-              ) >= p_min_confidence
+          and r.confidence * exp(greatest(
+                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
+                    -r.decay_rate * greatest(
+                        0.0,
+                        date_part(
+                            'epoch',
+                            at.v_at - case when r.last_confirmed_at > at.v_at then r.created_at else r.last_confirmed_at end
+                        ) / 86400.0
+                    )
+              )) >= p_min_confidence
         union all
         select 'episode'::text, e.id, e.created_at, e.search_vector
         from pymem.episodes as e, at

@@ -120,15 +120,16 @@ begin
           and (p_scope is null or f.scope in ('global', p_scope))
           -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
           -- inlined, and calling it per row cost more than the rest of the filter
-          and f.confidence * pg_catalog.exp(
-                -f.decay_rate * greatest(
-                    0.0,
-                    pg_catalog.date_part(
-                        'epoch',
-                        v_at - case when f.last_confirmed_at > v_at then f.created_at else f.last_confirmed_at end
-                    ) / 86400.0
-                )
-              ) >= p_min_confidence
+          and f.confidence * pg_catalog.exp(greatest(
+                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
+                    -f.decay_rate * greatest(
+                        0.0,
+                        pg_catalog.date_part(
+                            'epoch',
+                            v_at - case when f.last_confirmed_at > v_at then f.created_at else f.last_confirmed_at end
+                        ) / 86400.0
+                    )
+              )) >= p_min_confidence
     ),
     visible_rules as not materialized (
         select r.id, r.created_at, r.embedding, r.embedding_model, r.search_vector, r.content
@@ -141,15 +142,16 @@ begin
           and (p_scope is null or r.scope in ('global', p_scope))
           -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
           -- inlined, and calling it per row cost more than the rest of the filter
-          and r.confidence * pg_catalog.exp(
-                -r.decay_rate * greatest(
-                    0.0,
-                    pg_catalog.date_part(
-                        'epoch',
-                        v_at - case when r.last_confirmed_at > v_at then r.created_at else r.last_confirmed_at end
-                    ) / 86400.0
-                )
-              ) >= p_min_confidence
+          and r.confidence * pg_catalog.exp(greatest(
+                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
+                    -r.decay_rate * greatest(
+                        0.0,
+                        pg_catalog.date_part(
+                            'epoch',
+                            v_at - case when r.last_confirmed_at > v_at then r.created_at else r.last_confirmed_at end
+                        ) / 86400.0
+                    )
+              )) >= p_min_confidence
     ),
     visible_episodes as not materialized (
         select e.id, e.created_at, e.embedding, e.embedding_model, e.search_vector, e.content
