@@ -13,21 +13,15 @@ from psycopg import sql
 
 from pymem.maintenance import ACTOR, _connect, _sql_errors, _tenant_work
 
-# every table that holds a tenant's rows (pymem.memory_erase_tenant deletes from each)
-TABLES = (
+# what pymem.memory_erase changes (pymem.memory_erase_tenant names the tables it deleted from itself)
+MEMORY_TABLES = (
     "pymem.memory_links",
     "pymem.facts",
     "pymem.rules",
     "pymem.episodes",
     "pymem.keyword_lexemes",
-    "pymem.keyword_stats",
-    "pymem.butler_settings",
     "pymem.memory_events",
-    "pymem_private.api_tokens",
-    "pymem_private.role_tenants",
 )
-# what pymem.memory_erase changes
-MEMORY_TABLES = (*TABLES[:5], "pymem.memory_events")
 
 
 @dataclass(frozen=True)
@@ -63,9 +57,10 @@ def erase_memory(
 
 
 def erase_tenant(dsn: str, *, tenant: str, reason: str, rewrite: bool) -> Erased:
-    """pymem.memory_erase_tenant as the migrator (a superuser), then VACUUM of every table."""
+    """pymem.memory_erase_tenant as the migrator (a superuser), then VACUUM of each table it deleted from."""
     with _connect(dsn) as conn, _sql_errors(), conn.transaction():
         conn.execute("select set_config('pymem.actor', %s, true)", (ACTOR,))
         rows: list[Any] = conn.execute("select * from pymem.memory_erase_tenant(%s, %s)", (tenant, reason)).fetchall()
-    vacuum(dsn, TABLES, rewrite=rewrite)
-    return Erased(rows=tuple((r[0], int(r[1])) for r in rows), vacuumed=TABLES, rewritten=rewrite)
+    tables = tuple(str(r[0]) for r in rows)  # every table of the tenant, as the SQL function lists them
+    vacuum(dsn, tables, rewrite=rewrite)
+    return Erased(rows=tuple((r[0], int(r[1])) for r in rows), vacuumed=tables, rewritten=rewrite)
