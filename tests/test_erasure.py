@@ -5,16 +5,25 @@ the tables through pageinspect."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+from uuid import UUID
 
+import numpy as np
 import psycopg
 import pytest
+from mcp import Client
 from psycopg import sql
+from psycopg_pool import ConnectionPool
 
+from pymem import maintenance
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant, connect_as
+from tests.mcpclient import call as mcp_call
+from tests.mcpclient import stdio_like_server
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
 from tests.test_cli import base_env, run_cli
+from tests.test_keyword_stats import kept, recounted
 from tests.test_recall import recall
 from tests.test_search import search
 
@@ -213,3 +222,118 @@ def test_pymem_erase_on_the_command_line(
     assert pages_mentioning(superuser, MARKER) == []
     unknown = run_cli("erase", "memory", "--tenant", "acme", "--type", "fact", "--id", short, env=env, check=False)
     assert unknown.returncode == 2 and "not found" in unknown.stderr
+
+
+# Issue 25, finding 2: an erased episode's text survived in the next turn of its session (retrieval_context, and
+# through it the search vector, the keyword lexemes and the embedding)
+PRIVATE = "My psychiatrist Dr Quokkazebra prescribed lithium for me."
+REPLY = "Yes, twice a day."
+PRIVATE_WORDS = ("quokkazebra", "psychiatrist", "lithium", "prescrib")  # the text and its lexemes
+SESSION = UUID("0f6bd1a4-55c2-4b8e-9a57-2d43a0e1c925")
+
+
+def embedding_of(conn: psycopg.Connection[Any], memory_id: UUID) -> Any:
+    row = conn.execute("select embedding, embedding_model from pymem.episodes where id = %s", (memory_id,)).fetchone()
+    assert row is not None
+    return row
+
+
+def cosine(a: Any, b: Any) -> float:
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+@pytest.mark.anyio
+async def test_an_erased_turn_leaves_nothing_in_the_next_turn_of_its_session(
+    app_pool: ConnectionPool,
+    embedder: Embedder,
+    as_tenant: Tenant,
+    superuser: psycopg.Connection[Any],
+    db_dsn: str,
+    tmp_path: Path,
+) -> None:
+    """The probe's scenario, through the MCP tools and `pymem erase memory --cascade`: the reply that survives
+    holds no trace of the erased turn in any column, the keyword tables hold none of its words, a keyword search
+    for its rarest word finds nothing, and the reply's embedding is again that of its own text (re-embedded by
+    `pymem erase` with the real model, in the erasure's transaction)."""
+    server = stdio_like_server(app_pool, embedder, "acme", tmp_path / "butlers")
+    async with Client(server) as client:
+        stored = [
+            (await mcp_call(client, "memory_store_episode", content=text, butler="health", session_id=str(SESSION)))[
+                "memory_id"
+            ]
+            for text in (PRIVATE, REPLY)
+        ]
+        before = await mcp_call(client, "memory_search", query="Quokkazebra", mode="keyword", min_relevance=0)
+    private, reply = (UUID(i) for i in stored)
+    assert {UUID(h["memory_id"]) for h in before["results"]} == {private, reply}  # the probe's finding
+    with as_tenant("acme") as conn:
+        old_embedding = embedding_of(conn, reply)[0].to_numpy()
+    assert cosine(old_embedding, embedder.embed(f"{PRIVATE}\n{REPLY}")) == pytest.approx(1.0, abs=1e-5)
+
+    done = run_cli(
+        "erase", "memory", "--tenant", "acme", "--type", "episode", "--id", str(private), "--cascade",
+        env=base_env(PYMEM_DSN=db_dsn),
+    )  # fmt: skip
+    assert done.stdout.splitlines() == [f"erased episode {private}", f"re-embedded episode {reply}"]
+
+    for word in PRIVATE_WORDS:
+        assert rows_mentioning(superuser, word) == {}, word  # every column of every row, the keyword tables too
+    surviving = superuser.execute(
+        "select retrieval_context, search_vector::text, session_position from pymem.episodes where id = %s", (reply,)
+    ).fetchone()
+    assert surviving == (None, "'day':4A 'twice':2A 'yes':1A", 2)
+    with as_tenant("acme") as conn:
+        assert search(conn, "Quokkazebra", embedder, mode="keyword", min_confidence=0, min_relevance=0) == []
+        assert search(conn, "lithium psychiatrist", embedder, mode="keyword", min_confidence=0, min_relevance=0) == []
+        embedding, model = embedding_of(conn, reply)
+        assert kept(conn) == recounted(conn)
+    assert model == embedder.model_id
+    assert cosine(embedding.to_numpy(), embedder.embed(REPLY)) == pytest.approx(1.0, abs=1e-5)
+    assert cosine(embedding.to_numpy(), old_embedding) < 0.99
+
+
+def test_erasing_a_middle_turn_rebuilds_the_next_turn_from_the_one_before(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder, db_dsn: str
+) -> None:
+    """In SQL alone (an analyst's memory_erase, no model): the next turn gets the previous turn it has without the
+    erased one (its search vector and keyword statistics follow), its embedding is cleared (flagged for
+    re-embedding, found by keyword meanwhile) and it is reported with erased = false; the fact derived from the
+    erased turn goes with cascade; the other turns and the facts derived from them are untouched."""
+    maintenance.record_embedding_model(db_dsn, embedder.model_id)
+    turns = ["Where did you go on Saturday?", PRIVATE, REPLY, "And on Sunday?"]
+    with as_tenant("acme") as conn:
+        ids = []
+        for text in turns:
+            # as the MCP server stores a turn: embedded with its previous turn
+            embedding_text = call_one(conn, "memory_episode_text", session_id=SESSION, content=text)["embedding_text"]
+            embedding = embedder.embed(embedding_text)
+            ids.append(store_episode(conn, text, "health", embedder, session_id=SESSION, embedding=embedding))
+        derived = store_fact(conn, "user", "medication", "The user takes lithium", embedder, source_episode_id=ids[1])
+        kept_fact = store_fact(conn, "user", "weekend", "The user went out on Saturday", embedder, citation=str(ids[0]))
+        erased = call(conn, "memory_erase", type="episode", id=ids[1], reason="erasure request 25", cascade=True)
+    assert {(r["memory_type"], r["memory_id"], r["erased"]) for r in erased} == {
+        ("episode", ids[1], True),
+        ("fact", derived, True),
+        ("episode", ids[2], False),  # kept, rebuilt without the erased turn
+    }
+    for word in PRIVATE_WORDS:
+        assert rows_mentioning(superuser, word) == {}, word
+    with as_tenant("acme") as conn:
+        rebuilt = conn.execute(
+            "select retrieval_context, embedding, embedding_model, session_position from pymem.episodes where id = %s",
+            (ids[2],),
+        ).fetchone()
+        assert rebuilt == (turns[0], None, None, 3)
+        untouched = conn.execute(
+            "select id, retrieval_context, embedding_model from pymem.episodes where id <> %s"
+            " order by session_position",
+            (ids[2],),
+        ).fetchall()
+        assert untouched == [(ids[0], None, embedder.model_id), (ids[3], REPLY, embedder.model_id)]
+        assert kept(conn) == recounted(conn)
+        # found by keyword through its new previous turn, and flagged for re-embedding with that turn
+        hits = search(conn, "Saturday", embedder, mode="keyword", min_confidence=0, min_relevance=0)
+        assert {h["memory_id"] for h in hits} == {ids[0], ids[2], kept_fact}
+        candidates = call(conn, "memory_reembed_candidates", limit=10)
+        assert candidates == [{"memory_type": "episode", "memory_id": ids[2], "content": f"{turns[0]}\n{REPLY}"}]
+        assert call_one(conn, "memory_get", type="fact", id=kept_fact)["content"] == "The user went out on Saturday"

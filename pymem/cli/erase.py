@@ -9,6 +9,7 @@ import sys
 from pymem import erasure
 from pymem.config import Settings
 from pymem.database import open_database
+from pymem.embeddings import make_embedder
 from pymem.errors import InvalidArgumentError
 
 
@@ -27,9 +28,18 @@ def _erase_memory(args: argparse.Namespace, settings: Settings) -> int:
         reason=args.reason,
         cascade=args.cascade,
         rewrite=args.rewrite,
+        embedder=make_embedder(settings),  # loaded only if a memory was rebuilt without the erased text
     )
     for memory_type, memory_id in result.memories:
         print(f"erased {memory_type} {memory_id}")
+    for memory_type, memory_id in result.rebuilt:
+        print(f"{'re-embedded' if result.reembedded else 'rebuilt'} {memory_type} {memory_id}")
+    if result.rebuilt and not result.reembedded:
+        print(
+            "the rebuilt memories lost their embedding (another embedding model is recorded): found by keyword"
+            " until `pymem reembed`",
+            file=sys.stderr,
+        )
     _done(result)
     return 0
 

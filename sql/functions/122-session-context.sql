@@ -90,3 +90,38 @@ $$What a new episode of a session will be found by, before it is stored: the ses
 embedding_text, the text to embed (pymem_private.episode_embedding_text). One row; outside a session (session_id
 NULL) or for a session's first episode, embedding_text is the content. The MCP server embeds embedding_text.
 Example: select embedding_text from memory_episode_text('6f1e1f0e-3c1e-4c55-8d39-5a0a4c0f9a01', 'Yes, last Tuesday.');$$;
+
+
+create or replace function pymem.memory_embedding_text(type text, id uuid)
+returns text
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_type text := pymem_private.require_memory_type('type', type, array['episode', 'fact', 'rule']);
+    v_text text;
+begin
+    if v_type = 'episode' then
+        select pymem_private.episode_embedding_text(e.retrieval_context, e.content) into v_text
+        from pymem.episodes as e where e.tenant_id = v_tenant and e.id = memory_embedding_text.id;
+    elsif v_type = 'fact' then
+        select f.content into v_text from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_embedding_text.id;
+    else
+        select r.content into v_text from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_embedding_text.id;
+    end if;
+    if v_text is null then
+        perform pymem_private.not_found(v_type, id);
+    end if;
+    return v_text;
+end;
+$$;
+
+comment on function pymem.memory_embedding_text(text, uuid) is
+$$The text a memory of the current tenant is embedded from, as it is stored now: a fact's or rule's content, an
+episode's previous turn and content (pymem_private.episode_embedding_text). What `pymem erase` re-embeds a turn
+rebuilt by memory_erase from. PM003 for an unknown id.
+Example: select pymem.memory_embedding_text('episode', '6f1e1f0e-3c1e-4c55-8d39-5a0a4c0f9a01');$$;

@@ -69,6 +69,7 @@ declare
     v_type text := pymem_private.require_memory_type('type', type, array['episode', 'fact', 'rule']);
     v_types text[];
     v_ids uuid[];
+    v_rebuilt uuid[] := '{}';
 begin
     if reason is not null then
         perform pymem_private.require_text('reason', reason, 1000);
@@ -101,18 +102,42 @@ begin
         ) as d
     )
     select pg_catalog.array_agg(e.memory_type), pg_catalog.array_agg(e.memory_id) into v_types, v_ids from erased as e;
+    -- what the erased text lives on in (issue 25, finding 2): the turns of a session that hold an erased episode as
+    -- their previous turn (retrieval_context, which set_session_context copied verbatim; and through it the search
+    -- vector, the keyword statistics and the embedding), found by the session index before the episodes go
+    select pg_catalog.array_agg(distinct n.id) into v_rebuilt
+    from pymem.episodes as x
+    join pymem.episodes as n
+        on n.tenant_id = x.tenant_id and n.session_id = x.session_id and n.retrieval_context = x.content
+    where x.tenant_id = v_tenant and x.session_id is not null
+      and x.id = any(v_ids) and n.id <> all(v_ids);
 
     perform pg_catalog.set_config('pymem.reason', coalesce(reason, 'erased'), true);
-    delete from pymem.facts as f using rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
-     where m.t = 'fact' and f.tenant_id = v_tenant and f.id = m.i;
-    delete from pymem.rules as r using rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
-     where m.t = 'rule' and r.tenant_id = v_tenant and r.id = m.i;
-    delete from pymem.episodes as e using rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
-     where m.t = 'episode' and e.tenant_id = v_tenant and e.id = m.i;
+    -- as the owner: tenant roles hold no DELETE privilege (it would let them LOCK the table; 004-tenant-writes.sql)
+    perform pymem_private.delete_memories(v_types, v_ids);
+    -- each such turn gets the previous turn it has without the erased ones (the session's last surviving turn
+    -- before it, or none), as if they had never been said: its search vector (generated) and keyword statistics
+    -- (trigger) follow; its embedding, computed from the erased text, is cleared (SQL cannot run the model), so it
+    -- is found by keyword and flagged for re-embedding (memory_reembed_candidates) until its caller re-embeds it
+    update pymem.episodes as n
+       set retrieval_context = (
+               select p.content from pymem.episodes as p
+               where p.tenant_id = n.tenant_id and p.session_id = n.session_id
+                 and p.session_position < n.session_position
+               order by p.session_position desc
+               limit 1
+           ),
+           embedding = null,
+           embedding_model = null
+     where n.tenant_id = v_tenant and n.id = any(v_rebuilt);
     -- the lexemes no searchable row holds any more (the keyword statistics triggers counted them down)
-    delete from pymem.keyword_lexemes as l where l.tenant_id = v_tenant and l.df <= 0;
+    perform pymem_private.prune_keyword_lexemes();
     perform pymem_private.scrub_erased_events(v_types, v_ids, reason);
-    return query select m.t, m.i, true from rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i) order by m.t, m.i;
+    return query
+        select m.t, m.i, true from rows from (pg_catalog.unnest(v_types), pg_catalog.unnest(v_ids)) as m (t, i)
+        union all
+        select 'episode', r.i, false from pg_catalog.unnest(v_rebuilt) as r (i)
+        order by 3 desc, 1, 2;
 end;
 $$;
 
@@ -120,8 +145,12 @@ comment on function pymem.memory_erase(text, uuid, text, boolean) is
 $$Erases a memory of the current tenant for good (the right to erasure; memory_forget only hides it): deletes the
 row, its links and the keyword lexemes only it held, and rewrites its audit events to {"erased": true}, keeping
 their operation, time and roles (the delete event also keeps reason). With cascade, also what was derived from it
-(an episode's facts and rules) and the older versions a fact superseded. One row per memory erased. PM003 for an
-unknown id. The space and the index entries are reclaimed by the next VACUUM (`pymem erase` runs it).
+(an episode's facts and rules) and the older versions a fact superseded. The next turn of an erased episode's
+session, which held it as its previous turn, is kept but rebuilt without it: its retrieval_context becomes the
+session's last surviving turn before it (or none), its search vector and keyword statistics follow, and its
+embedding is cleared (found by keyword, flagged for re-embedding: `pymem erase` re-embeds it at once). One row
+per memory: erased true for each memory erased, erased false for each memory rebuilt. PM003 for an unknown id.
+The space and the index entries are reclaimed by the next VACUUM (`pymem erase` runs it).
 Example: select * from pymem.memory_erase('fact', '2ab2fc08-...', 'erasure request 17', "cascade" => true);$$;
 
 

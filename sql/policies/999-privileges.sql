@@ -204,6 +204,7 @@ pymem.memory_embedding_status()
 to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function
 pymem.memory_reembed_candidates(integer),
+pymem.memory_embedding_text(text, uuid),
 pymem.memory_set_embedding(text, uuid, public.vector, text)
 to pymem_app, pymem_analyst;
 -- set_embedding_model: operators only (no grant).
