@@ -10,7 +10,7 @@ import pytest
 
 from pymem.tenancy import admin_transaction
 from tests.conftest import Tenant, connect_as
-from tests.sqlapi import store_fact
+from tests.sqlapi import call, call_one, store_fact
 
 # The supersession lock of tenant globex's (user, secret) as it was computed before migration 0016
 GLOBEX_KEY = "hashtextextended('globex' || chr(31) || 'user' || chr(31) || 'secret', 7342)"
@@ -152,3 +152,48 @@ def test_the_one_way_to_elevate_is_logged_in_the_target_tenants_trail(
     with as_tenant("acme") as conn:
         elevations = conn.execute("select count(*) from pymem.memory_events where operation = 'admin_elevation'")
         assert elevations.fetchall() == [(0,)]
+
+
+# Issue 25, finding 4: an analyst rewrote the audit trail of a live fact
+
+
+def test_an_analyst_cannot_scrub_the_trail_of_a_live_memory(
+    make_login: Any, db_dsn: str, as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
+    """An inserted 'delete' event for a fact that still exists, then pymem_private.scrub_erased_events, rewrote the
+    fact's genuine events to {"erased": true}. Now the fake event is refused, and so is the scrub (the row must be
+    gone, deleted in this transaction); the genuine events are intact."""
+    with as_tenant("acme") as conn:
+        fact = store_fact(conn, "user", "city", "The user lives in Lisbon")
+        call(conn, "memory_confirm", type="fact", id=fact)
+    trail = "select operation, details from pymem.memory_events where memory_id = %s order by id"
+    genuine = superuser.execute(trail, (fact,)).fetchall()
+    assert [e[0] for e in genuine] == ["insert", "confirm"]
+    role = make_login("acme")
+    with connect_as(db_dsn, role) as conn:
+        forgeries = (
+            ("delete", "active", "deleted"),  # the probe's: a live fact 'deleted'
+            ("delete", "active", "erased"),
+            ("insert", None, "retracted"),  # states that are not the row's
+            ("update", "active", "superseded"),
+        )
+        for operation, from_state, to_state in forgeries:
+            with pytest.raises(psycopg.Error) as caught, conn.transaction():
+                conn.execute(
+                    "insert into pymem.memory_events (memory_type, memory_id, operation, from_state, to_state)"
+                    " values ('fact', %s, %s, %s, %s)",
+                    (fact, operation, from_state, to_state),
+                )
+            assert caught.value.sqlstate == "PM006", (operation, to_state)
+            assert "written by the memory tables' triggers" in str(caught.value)
+        # a tenant's erasure record (no memory id) is memory_erase_tenant's, a superuser's
+        with pytest.raises(psycopg.Error) as caught, conn.transaction():
+            conn.execute("insert into pymem.memory_events (operation, to_state) values ('delete', 'erased')")
+        assert caught.value.sqlstate == "PM006"
+        # the scrub alone, for a live fact: refused
+        with pytest.raises(psycopg.Error) as caught, conn.transaction():
+            conn.execute("select pymem_private.scrub_erased_events(array['fact'], array[%s]::uuid[], null)", (fact,))
+        assert caught.value.sqlstate in ("PM006", "42501")
+    assert superuser.execute(trail, (fact,)).fetchall() == genuine
+    with as_tenant("acme") as conn:
+        assert call_one(conn, "memory_get", type="fact", id=fact)["content"] == "The user lives in Lisbon"

@@ -116,6 +116,36 @@ when (
 execute function pymem_private.record_state_transition('rule');
 
 
+create or replace function pymem_private.memory_current_state(p_tenant text, p_type text, p_id uuid)
+returns text
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_memory jsonb;
+begin
+    if p_type = 'episode' then
+        select pg_catalog.to_jsonb(e.*) - 'embedding' into v_memory
+        from pymem.episodes as e where e.tenant_id = p_tenant and e.id = p_id;
+    elsif p_type = 'fact' then
+        select pg_catalog.to_jsonb(f.*) - 'embedding' into v_memory
+        from pymem.facts as f where f.tenant_id = p_tenant and f.id = p_id;
+    elsif p_type = 'rule' then
+        select pg_catalog.to_jsonb(r.*) - 'embedding' into v_memory
+        from pymem.rules as r where r.tenant_id = p_tenant and r.id = p_id;
+    end if;
+    return pymem_private.memory_state(p_type, v_memory);
+end;
+$$;
+
+comment on function pymem_private.memory_current_state(text, text, uuid) is
+$$The lifecycle state (pymem_private.memory_state) of a memory as the caller sees it now, NULL when there is no such
+row: what an 'insert', 'update' or 'delete' event is checked against (pymem_private.stamp_event).
+Example: select pymem_private.memory_current_state('acme', 'fact', '2ab2fc08-...');$$;
+
+
 -- Who, when, which transaction and role: written by the system, whatever an INSERT says (issue 17, finding 2).
 create or replace function pymem_private.stamp_event()
 returns trigger
@@ -126,6 +156,7 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
     v_role text := nullif(pg_catalog.current_setting('role', true), 'none');
+    v_state text;
 begin
     new.occurred_at := pg_catalog.clock_timestamp();
     new.transaction_id := pg_catalog.pg_current_xact_id();
@@ -144,6 +175,31 @@ begin
             using errcode = 'PM006',
                   hint = 'SET LOCAL ROLE pymem_admin, then select pymem.memory_log_elevation(reason, details).';
     end if;
+    -- a memory's insert, update and delete events are written by the triggers of the memory tables
+    -- (record_state_transition) and say what happened to the row: a 'delete' event for a row that still exists
+    -- once let an analyst's scrub_erased_events rewrite the trail of a live fact (issue 25, finding 4). So the
+    -- event must come from a trigger, and its states must be the row's: gone ('deleted') after a delete, the
+    -- row's state now after an insert or update. A delete event naming no memory is a tenant's erasure record
+    -- (memory_erase_tenant), a superuser's.
+    if new.operation in ('insert', 'update', 'delete') and new.memory_id is not null then
+        v_state := pymem_private.memory_current_state(new.tenant_id, new.memory_type, new.memory_id);
+        if pg_catalog.pg_trigger_depth() < 2
+           or new.memory_type is null
+           or (new.operation = 'delete' and (v_state is not null or new.to_state is distinct from 'deleted'))
+           or (new.operation <> 'delete' and (v_state is null or new.to_state is distinct from v_state)) then
+            raise exception 'a memory''s % event is written by the memory tables'' triggers, and says what happened '
+                            'to the row: % % is %', new.operation, new.memory_type, new.memory_id,
+                            coalesce(v_state, 'not there')
+                using errcode = 'PM006',
+                      hint = 'Change memories through the pymem functions (memory_erase erases one); they write the '
+                             'audit trail.';
+        end if;
+    elsif new.operation = 'delete' and not (
+        select r.rolsuper from pg_catalog.pg_roles as r where r.rolname = current_user
+    ) then
+        raise exception 'a tenant''s erasure is recorded by pymem.memory_erase_tenant only'
+            using errcode = 'PM006', hint = 'A superuser erases a tenant: pymem erase tenant.';
+    end if;
     return new;
 end;
 $$;
@@ -151,8 +207,10 @@ $$;
 comment on function pymem_private.stamp_event() is
 $$Trigger (before insert on memory_events): sets occurred_at (clock_timestamp), transaction_id, session_role
 (the login), db_role (the role it acts as: SET ROLE's, else the login) and actor (the transaction's pymem.actor;
-a bound analyst's own login name) whatever the INSERT gave, and refuses an 'admin_elevation' row that
-pymem.memory_log_elevation does not write (PM006).$$;
+a bound analyst's own login name) whatever the INSERT gave, and refuses (PM006) an 'admin_elevation' row that
+pymem.memory_log_elevation does not write, an 'insert', 'update' or 'delete' event of a memory that a trigger of
+the memory tables does not write or whose to_state is not the row's ('deleted': the row is gone), and a 'delete'
+event naming no memory (a tenant's erasure record) that a superuser does not write.$$;
 
 create or replace trigger memory_events_stamp
 before insert on pymem.memory_events

@@ -9,8 +9,9 @@ create or replace function pymem_private.scrub_erased_events(p_types text[], p_i
 returns integer
 language plpgsql
 volatile
--- SECURITY DEFINER: nobody else may change the audit trail; it rewrites only the events of memories that
--- this very transaction deleted (their 'delete' event says so), in the transaction's tenant
+-- SECURITY DEFINER: nobody else may change the audit trail; it rewrites only the events of memories that are
+-- gone and that this very transaction deleted (their 'delete' event, which only a trigger of the memory tables
+-- can write, for a row that is gone: pymem_private.stamp_event), in the transaction's tenant
 security definer
 set search_path = pg_catalog, pg_temp
 as $$
@@ -24,13 +25,18 @@ begin
     if pg_catalog.cardinality(p_types) is distinct from pg_catalog.cardinality(p_ids) then
         raise exception 'p_types and p_ids must have the same length' using errcode = 'PM002';
     end if;
+    -- not the event's word alone (issue 25, finding 4: an inserted 'delete' event once sufficed): the row is gone
+    -- (read as the owner, under its current-tenant policies), and this transaction deleted it
     if exists (
         select from rows from (pg_catalog.unnest(p_types), pg_catalog.unnest(p_ids)) as m (memory_type, memory_id)
-        where not exists (
-            select from pymem.memory_events as e
-            where e.tenant_id = v_tenant and e.memory_type = m.memory_type and e.memory_id = m.memory_id
-              and e.operation = 'delete' and e.transaction_id = pg_catalog.pg_current_xact_id()
-        )
+        where m.memory_type is null or m.memory_id is null
+           or pymem_private.memory_current_state(v_tenant, m.memory_type, m.memory_id) is not null
+           or not exists (
+               select from pymem.memory_events as e
+               where e.tenant_id = v_tenant and e.memory_type = m.memory_type and e.memory_id = m.memory_id
+                 and e.operation = 'delete' and e.to_state = 'deleted'
+                 and e.transaction_id = pg_catalog.pg_current_xact_id()
+           )
     ) then
         raise exception 'only the events of a memory deleted in this transaction can be erased'
             using errcode = 'PM006', hint = 'Call pymem.memory_erase(type, id).';
@@ -49,8 +55,8 @@ end;
 $$;
 
 comment on function pymem_private.scrub_erased_events(text[], uuid[], text) is
-$$The audit part of pymem.memory_erase: the events of the given memories, each deleted in this transaction (PM006
-otherwise), keep their operation, states, time, transaction and roles, and lose their details, which become
+$$The audit part of pymem.memory_erase: the events of the given memories, each gone and deleted in this
+transaction (its row is not there and a trigger wrote its 'delete' event in this transaction; PM006 otherwise), keep their operation, states, time, transaction and roles, and lose their details, which become
 {"erased": true} (the delete event also keeps the reason). Returns the number of events rewritten.$$;
 
 

@@ -36,6 +36,7 @@ grant execute on function pymem_private.lock_tenant_key(text, text, text) to pym
 grant execute on function pymem_private.ts_match_leakproof(tsvector, tsquery) to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem_private.memory_exists(text, text, uuid) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.memory_state(text, jsonb) to pymem_app, pymem_analyst;
+grant execute on function pymem_private.memory_current_state(text, text, uuid) to pymem_app, pymem_analyst;
 grant execute on function pymem_private.admin_elevated() to pymem_admin;
 
 -- The memory API: callable by the application and by bound analysts. Pure scoring
