@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import secrets
 import uuid
 from collections.abc import Iterator
@@ -38,6 +39,8 @@ SCOPE_ADMIN = "memory:admin"
 
 TOKEN_PREFIX = "pmt_"
 MAX_TOKEN_LENGTH = 200
+# what a pymem token looks like in any text (new_token: the prefix and URL-safe base64); logs redact it
+TOKEN_PATTERN = re.compile(r"\bpmt_[A-Za-z0-9_-]{8,}")
 
 log = logging.getLogger(__name__)
 
@@ -225,6 +228,11 @@ class PymemTokenVerifier:
             log.info("bearer token verification lost its connection (%s); retrying once", exc)
             with self._pool.connection() as conn:
                 return verify_token(conn, token)
+
+    async def tenant_of(self, token: str) -> str | None:
+        """The tenant a valid token names, None for any other token (pymem.http_guard counts sessions by it)."""
+        found = await self.verify_token(token)
+        return None if found is None else str((found.claims or {}).get("tenant_id") or found.subject)
 
     async def verify_token(self, token: str) -> AccessToken | None:
         import anyio.to_thread

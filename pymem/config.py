@@ -24,6 +24,19 @@ PYMEM_MODEL_CONCURRENCY  how many embeddings and token counts `pymem serve` comp
                  (default 2); more calls wait their turn
 PYMEM_MAX_REQUEST_BODY  the largest HTTP request body `pymem serve --transport http` reads, in
                  bytes (default 2097152, 2 MiB); a larger one is answered 413, unparsed
+PYMEM_MAX_SESSIONS_PER_TOKEN  open MCP sessions one bearer token may hold on `pymem serve --transport
+                 http` (default 32); past it a new session is answered 429
+PYMEM_MAX_SESSIONS_PER_TENANT  open MCP sessions all tokens of one tenant may hold (default 128)
+PYMEM_MAX_SESSIONS  open MCP sessions of the whole server (default 1000; past it 503)
+PYMEM_SESSION_IDLE_TIMEOUT  seconds a session may go without a request in flight before it is closed
+                 (default 1800)
+PYMEM_ALLOWED_HOSTS  Host header values the HTTP server answers besides its bind address and the
+                 localhost forms, comma-separated (`name`, `name:port`, `name:*`; `*`: any)
+PYMEM_ALLOWED_ORIGINS  browser Origins allowed besides http://localhost:PORT and the bind address,
+                 comma-separated (`scheme://name[:port]`, `scheme://name:*`; `*`: any); requests
+                 without an Origin header (non-browser clients) are always allowed
+PYMEM_HEADER_TIMEOUT  seconds a client has to send a request's headers (default 10; then 408, closed)
+PYMEM_BODY_TIMEOUT  seconds a client has to send a request's body once its headers are in (default 30)
 PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first migrated
 """
 
@@ -44,6 +57,13 @@ DEFAULT_MODEL_CONCURRENCY = 2  # embeddings and token counts computed at once by
 DEFAULT_MAX_REQUEST_BODY = 2 * 1024 * 1024  # bytes: a 100,000-character content, JSON-escaped, is at most 1.2 MB
 DEFAULT_INDEX_CHECK_INTERVAL = 3600  # seconds between the index worker's health checks in `pymem serve` (0: no worker)
 DEFAULT_INDEX_CHECK_WRITES = 10_000  # rows written to the memory tables that bring a check forward
+# the HTTP server's guards (pymem.http_guard, pymem.http_timeouts): sessions and read timeouts
+DEFAULT_MAX_SESSIONS_PER_TOKEN = 32  # make stress opens 2 per token; an agent usually 1
+DEFAULT_MAX_SESSIONS_PER_TENANT = 128
+DEFAULT_MAX_SESSIONS = 1000  # the whole server: about 44 KB each
+DEFAULT_SESSION_IDLE_TIMEOUT = 1800  # seconds, the MCP SDK's default
+DEFAULT_HEADER_TIMEOUT = 10  # seconds to send a request's headers
+DEFAULT_BODY_TIMEOUT = 30  # seconds to send a body (at most PYMEM_MAX_REQUEST_BODY) once the headers are in
 
 
 def _env(name: str) -> str | None:
@@ -72,6 +92,16 @@ class Settings:
     # the index worker of `pymem serve` (pymem.index_worker): seconds between checks (0: no worker), and rows written
     index_check_interval: int = DEFAULT_INDEX_CHECK_INTERVAL  # PYMEM_INDEX_CHECK_INTERVAL
     index_check_writes: int = DEFAULT_INDEX_CHECK_WRITES  # PYMEM_INDEX_CHECK_WRITES
+    # the HTTP server: open sessions per token, per tenant and in all, and seconds before an idle one is closed
+    max_sessions_per_token: int = DEFAULT_MAX_SESSIONS_PER_TOKEN  # PYMEM_MAX_SESSIONS_PER_TOKEN
+    max_sessions_per_tenant: int = DEFAULT_MAX_SESSIONS_PER_TENANT  # PYMEM_MAX_SESSIONS_PER_TENANT
+    max_sessions: int = DEFAULT_MAX_SESSIONS  # PYMEM_MAX_SESSIONS
+    session_idle_timeout: int = DEFAULT_SESSION_IDLE_TIMEOUT  # PYMEM_SESSION_IDLE_TIMEOUT, seconds
+    # Host and Origin values the HTTP server accepts besides its own address and localhost (pymem.http_guard)
+    allowed_hosts: tuple[str, ...] = ()  # PYMEM_ALLOWED_HOSTS
+    allowed_origins: tuple[str, ...] = ()  # PYMEM_ALLOWED_ORIGINS
+    header_timeout: int = DEFAULT_HEADER_TIMEOUT  # PYMEM_HEADER_TIMEOUT, seconds
+    body_timeout: int = DEFAULT_BODY_TIMEOUT  # PYMEM_BODY_TIMEOUT, seconds
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -104,6 +134,14 @@ class Settings:
             max_request_body=_positive("PYMEM_MAX_REQUEST_BODY", DEFAULT_MAX_REQUEST_BODY),
             index_check_interval=_positive("PYMEM_INDEX_CHECK_INTERVAL", DEFAULT_INDEX_CHECK_INTERVAL, zero=True),
             index_check_writes=_positive("PYMEM_INDEX_CHECK_WRITES", DEFAULT_INDEX_CHECK_WRITES),
+            max_sessions_per_token=_positive("PYMEM_MAX_SESSIONS_PER_TOKEN", DEFAULT_MAX_SESSIONS_PER_TOKEN),
+            max_sessions_per_tenant=_positive("PYMEM_MAX_SESSIONS_PER_TENANT", DEFAULT_MAX_SESSIONS_PER_TENANT),
+            max_sessions=_positive("PYMEM_MAX_SESSIONS", DEFAULT_MAX_SESSIONS),
+            session_idle_timeout=_positive("PYMEM_SESSION_IDLE_TIMEOUT", DEFAULT_SESSION_IDLE_TIMEOUT),
+            allowed_hosts=_list("PYMEM_ALLOWED_HOSTS"),
+            allowed_origins=_list("PYMEM_ALLOWED_ORIGINS"),
+            header_timeout=_positive("PYMEM_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT),
+            body_timeout=_positive("PYMEM_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT),
         )
 
 
@@ -136,6 +174,11 @@ def _positive(name: str, default: int, *, zero: bool = False) -> int:
     if not value.isdigit() or int(value) < (0 if zero else 1):
         raise InvalidArgumentError(f"{name}={value!r} is not a {'whole' if zero else 'positive whole'} number")
     return int(value)
+
+
+def _list(name: str) -> tuple[str, ...]:
+    """The comma-separated values of environment variable name, stripped, lower-cased, blanks dropped."""
+    return tuple(v.strip().lower() for v in (_env(name) or "").split(",") if v.strip())
 
 
 def _config_file() -> tuple[Path | None, dict[str, Any]]:

@@ -271,8 +271,10 @@ def spawn_http_server(
     env: Mapping[str, str], workdir: Path, host: str = "127.0.0.1", timeout: float = 120.0
 ) -> Iterator[Server]:
     """`pymem serve --transport http` with env on a free port of the loopback address host, its output in
-    workdir/server.log; yielded once it listens, stopped at the end (also what the tests serve with)."""
-    loopback_host(host)
+    workdir/server.log; yielded once it listens, stopped at the end (also what the tests serve with). host may
+    also be a wildcard address (0.0.0.0, ::): the server then binds every address and is reached on loopback."""
+    wildcard = {"0.0.0.0": "127.0.0.1", "::": "::1"}
+    connect = wildcard.get(host) or loopback_host(host)
     port = free_port(host)
     command = [*pymem_command(), "serve", "--transport", "http", "--host", host, "--port", str(port)]
     log = workdir / "server.log"
@@ -286,13 +288,13 @@ def spawn_http_server(
             if process.poll() is not None:
                 raise RuntimeError(f"pymem serve exited with {process.returncode}:\n{_tail(log)}")
             try:
-                socket.create_connection((host, port), timeout=1).close()
+                socket.create_connection((connect, port), timeout=1).close()
                 break
             except OSError:
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"pymem serve did not listen within {timeout:.0f} s:\n{_tail(log)}") from None
                 time.sleep(0.1)
-        name = f"[{host}]" if ":" in host else host
+        name = f"[{connect}]" if ":" in connect else connect
         yield Server(process=process, url=f"http://{name}:{port}/mcp", command=command, log=log)
     finally:
         process.terminate()

@@ -5,7 +5,9 @@ file), and the server refuses to start without one. HTTP is for shared deploymen
 request carries a bearer token (`pymem token create`) that names its tenant and scopes.
 With a read replica (PYMEM_REPLICA_DSN, `replica_dsn` in the config file, or replica_dsn here: the
 pymem_app DSN of a hot standby), the read tools run on it and writes on the primary (pymem.mcp_server).
-Over HTTP a request body larger than PYMEM_MAX_REQUEST_BODY (2 MiB) is refused with 413 before it is parsed.
+Over HTTP a request body larger than PYMEM_MAX_REQUEST_BODY (2 MiB) is refused with 413 before it is parsed;
+pymem.http_guard checks Host and Origin and counts sessions per token and tenant, pymem.http_timeouts cuts off
+clients slow to send headers or a body, and no log line holds a token (pymem.log_redaction).
 Beside the server an index worker keeps the vector indexes healthy (pymem.index_worker; PYMEM_INDEX_CHECK_INTERVAL).
 Logs go to stderr; over stdio, stdout belongs to the protocol.
 """
@@ -17,11 +19,12 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
-from pymem import butlers
-from pymem.bearer_tokens import list_tokens
+from pymem import butlers, log_redaction
+from pymem.bearer_tokens import PymemTokenVerifier, list_tokens
 from pymem.config import Settings
 from pymem.database import open_database
 from pymem.embeddings import EmbeddingService, embedder_from_settings
@@ -85,6 +88,7 @@ def serve(
     replica_dsn: str | None = None,
 ) -> int:
     started = time.monotonic()
+    log_redaction.install()  # before anything logs: no token in any log line
     tenant_id = stdio_tenant(settings, tenant) if transport == "stdio" else None
     if transport == "http" and tenant:
         raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
@@ -126,6 +130,47 @@ def serve(
         server.run("stdio")
     else:
         print(f"pymem: serving MCP over HTTP at http://{host}:{port}/mcp (bearer tokens required)", file=sys.stderr)
-        # a larger body is answered 413 before it is parsed; no more than the cap is read (the SDK's check)
-        server.run("streamable-http", host=host, port=port, max_request_body_size=settings.max_request_body)
+        serve_http(server, options, settings, host, port)
     return 0
+
+
+def serve_http(server: Any, options: ServerOptions, settings: Settings, host: str, port: int) -> None:
+    """The MCP SDK's streamable HTTP app behind pymem.http_guard, run by uvicorn with read timeouts
+    (pymem.http_timeouts); what MCPServer.run("streamable-http") does, with those added."""
+    import anyio
+    import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from pymem.http_guard import HttpGuard, SessionLedger, SessionLimits, allowed_hosts, allowed_origins
+    from pymem.http_timeouts import timed_protocol
+
+    app = server.streamable_http_app(
+        # a larger body is answered 413 before it is parsed; no more than the cap is read (the SDK's check)
+        max_request_body_size=settings.max_request_body,
+        session_idle_timeout=settings.session_idle_timeout,  # the guard forgets idle sessions at the same time
+        max_sessions=settings.max_sessions,
+        # Host and Origin are the guard's, on every path and whatever the bind address: the SDK's own check
+        # (on loopback binds only, with fixed names) would refuse the Host a proxy passes on
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        host=host,
+    )
+    limits = SessionLimits(
+        per_token=settings.max_sessions_per_token,
+        per_tenant=settings.max_sessions_per_tenant,
+        idle_timeout=settings.session_idle_timeout,
+    )
+    guarded = HttpGuard(
+        app,
+        hosts=allowed_hosts(host, port, settings.allowed_hosts),
+        origins=allowed_origins(host, port, settings.allowed_origins),
+        ledger=SessionLedger(limits),
+        tenant_of=PymemTokenVerifier(options.pool).tenant_of,
+    )
+    config = uvicorn.Config(
+        guarded,
+        host=host,
+        port=port,
+        http=timed_protocol(settings.header_timeout, settings.body_timeout),
+        log_level=server.settings.log_level.lower(),
+    )
+    anyio.run(uvicorn.Server(config).serve)
