@@ -8,6 +8,10 @@ memory_search multiplies its score by exp(-ln 2 * age / half_life) (30 days by d
 other files (MEMORY.md) do not decay. The facts are 'permanent': dated files age through
 their date, not through confidence.
 
+Only regular files inside the folder are read: a link whose target is outside the folder is skipped (unless
+follow_links_outside, `pymem import --follow-links-outside`), so is a link to a folder (never followed), and a
+special file (a FIFO, a socket, a device) is never opened; scan_markdown says which files were skipped and why.
+
 Importing again is idempotent: an unchanged chunk is left alone, a changed one supersedes
 its fact, and the chunks a file no longer has are retracted. That decision is SQL's
 (sql/functions/250-import.sql): pymem.memory_import_plan says which chunks need an embedding,
@@ -20,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +53,44 @@ _CUTS = ((re.compile(r"\n"), "\n"), (re.compile(r"(?<=[.!?;:])\s+"), " "), (re.c
 class MarkdownFile:
     path: Path
     subject: str  # the path relative to the imported folder, posix style (a single file: its name)
+
+
+@dataclass(frozen=True)
+class MarkdownScan:
+    """What scan_markdown found: the files to import, and (subject, why) for each file it skipped."""
+
+    files: list[MarkdownFile]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+_SPECIAL = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """Why a file of this st_mode is not read (never opened), or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _SPECIAL if test(mode)), "not a file")
+    return f"not a regular file ({kind}): never opened"
+
+
+def _skip_reason(file: Path, root: Path, *, follow_links_outside: bool) -> str | None:
+    """Why file (under root, resolved) is not imported, or None: a link out of root (unless allowed), a link that
+    leads nowhere, anything but a regular file."""
+    try:
+        mode = file.stat().st_mode  # the link's target
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    if file.is_symlink():
+        target = Path(os.path.realpath(file))
+        if not target.is_relative_to(root) and not follow_links_outside:
+            return f"a link out of the folder (to {target}); --follow-links-outside imports it"
+    return _not_regular(mode)
 
 
 @dataclass(frozen=True)
@@ -98,24 +141,49 @@ def source_date(name: str) -> str | None:
         return None
 
 
-def markdown_files(path: Path) -> list[MarkdownFile]:
-    """The .md files under path (hidden files and folders skipped), sorted; or path itself."""
+def scan_markdown(path: Path, *, follow_links_outside: bool = False) -> MarkdownScan:
+    """The .md files under path (hidden files and folders skipped), sorted, and the ones skipped with the reason: a
+    link out of the folder (unless follow_links_outside), a link to a folder (not followed), a special file (never
+    opened). A single file: itself (named explicitly, a link is followed; a special file is refused)."""
     if not path.exists():
         raise InvalidArgumentError(f"{path}: no such file or directory")
-    if path.is_file():
+    if not path.is_dir():
         if path.suffix.lower() != ".md":
             raise InvalidArgumentError(f"{path} is not a markdown file (.md)")
-        return [MarkdownFile(path, path.name)]
+        reason = _not_regular(path.stat().st_mode)
+        if reason is not None:
+            raise InvalidArgumentError(f"{path}: {reason}")
+        return MarkdownScan([MarkdownFile(path, path.name)])
+    root = Path(os.path.realpath(path))
     found: list[MarkdownFile] = []
-    for folder, dirnames, filenames in os.walk(path):
+    skipped: list[tuple[str, str]] = []
+    for folder, dirnames, filenames in os.walk(path):  # links to folders are listed, not followed
+        for name in sorted(dirnames):
+            if not name.startswith(".") and Path(folder, name).is_symlink():
+                subject = Path(folder, name).relative_to(path).as_posix()
+                skipped.append(
+                    (subject, f"a link to a folder (to {os.path.realpath(Path(folder, name))}): not followed")
+                )
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for name in filenames:
             file = Path(folder, name)
-            if not name.startswith(".") and file.suffix.lower() == ".md" and file.is_file():
-                found.append(MarkdownFile(file, file.relative_to(path).as_posix()))
+            if name.startswith(".") or file.suffix.lower() != ".md":
+                continue
+            subject = file.relative_to(path).as_posix()
+            reason = _skip_reason(file, root, follow_links_outside=follow_links_outside)
+            if reason is None:
+                found.append(MarkdownFile(file, subject))
+            else:
+                skipped.append((subject, reason))
     if not found:
-        raise InvalidArgumentError(f"{path}: no .md files in this folder")
-    return sorted(found, key=lambda f: f.subject)
+        why = "".join(f"; skipped {subject}: {reason}" for subject, reason in sorted(skipped))
+        raise InvalidArgumentError(f"{path}: no .md files in this folder{why}")
+    return MarkdownScan(sorted(found, key=lambda f: f.subject), sorted(skipped))
+
+
+def markdown_files(path: Path, *, follow_links_outside: bool = False) -> list[MarkdownFile]:
+    """The files scan_markdown would import (the skipped ones left out)."""
+    return scan_markdown(path, follow_links_outside=follow_links_outside).files
 
 
 def _blocks(text: str) -> list[tuple[str, bool]]:
@@ -219,9 +287,21 @@ def chunk_markdown(text: str, count_tokens: Callable[[str], int], max_tokens: in
     return ["\n\n".join(chunk) for chunk in chunks]
 
 
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, opened without waiting (O_NONBLOCK) and read only when it is a regular file: a file swapped
+    for a FIFO or a device after the scan is refused, not waited on."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        reason = _not_regular(os.fstat(handle.fileno()).st_mode)
+        if reason is not None:
+            raise InvalidArgumentError(f"{path}: {reason}")
+        return handle.read()
+
+
 def _read(file: MarkdownFile) -> str:
     try:
-        text = file.path.read_text(encoding="utf-8")
+        # universal newlines, as text mode reads them (chunks are compared with what an earlier import stored)
+        text = _read_bytes(file.path).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:
         raise InvalidArgumentError(f"{file.subject}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     if "\x00" in text:
@@ -313,12 +393,13 @@ def import_path(
     butler: str | None = None,
     max_tokens: int = MAX_CHUNK_TOKENS,
     progress: Callable[[FileImport], object] | None = None,
+    follow_links_outside: bool = False,
 ) -> ImportSummary:
     """Import the markdown files of a folder (or one file) into tenant; see the module's docstring."""
     return import_files(
         conn,
         tenant,
-        markdown_files(path),
+        markdown_files(path, follow_links_outside=follow_links_outside),
         embedder=embedder,
         scope=scope,
         butler=butler,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import os
 import threading
 import time
 from pathlib import Path
@@ -17,7 +18,14 @@ import pytest
 from pymem import cli
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.importer import ImportSummary, chunk_markdown, import_path, markdown_files, source_date
+from pymem.importer import (
+    ImportSummary,
+    chunk_markdown,
+    import_path,
+    markdown_files,
+    scan_markdown,
+    source_date,
+)
 from pymem.tenancy import tenant_transaction
 from tests.conftest import AppConnect, Tenant, connect_as
 from tests.sqlapi import call, call_one, counts, store_fact
@@ -305,6 +313,66 @@ def test_the_cli_refuses_bad_paths(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert message in captured.err and captured.err.startswith("pymem: ")
+
+
+# Issue 25, finding 8: `imp/leak.md -> ../outside/secret.txt` was imported; special files are never opened
+
+
+@pytest.fixture
+def leaky_dir(tmp_path: Path, memory_dir: Path) -> Path:
+    """memory_dir with links out of it (relative, absolute, a folder), a link that stays in it, and a FIFO (opening
+    it for reading would wait for a writer for ever)."""
+    secret = write(tmp_path / "outside" / "secret.txt", "The launch code is quokka-4417.\n")
+    write(tmp_path / "outside" / "notes" / "deep.md", "Outside too: quokka-4418.\n")
+    (memory_dir / "leak.md").symlink_to(Path("..") / "outside" / "secret.txt")
+    (memory_dir / "daily" / "abs-leak.md").symlink_to(secret)
+    (memory_dir / "linked").symlink_to(tmp_path / "outside" / "notes", target_is_directory=True)
+    (memory_dir / "inside.md").symlink_to("MEMORY.md")
+    os.mkfifo(memory_dir / "pipe.md")
+    return memory_dir
+
+
+def test_links_out_of_the_folder_and_special_files_are_skipped_and_said(leaky_dir: Path, tmp_path: Path) -> None:
+    found = scan_markdown(leaky_dir)
+    assert [f.subject for f in found.files] == sorted([*SUBJECTS, "inside.md"])
+    skipped = dict(found.skipped)
+    assert set(skipped) == {"daily/abs-leak.md", "leak.md", "linked", "pipe.md"}
+    assert skipped["leak.md"].startswith("a link out of the folder (to ")
+    assert str(tmp_path / "outside" / "secret.txt") in skipped["leak.md"]
+    assert "--follow-links-outside" in skipped["daily/abs-leak.md"]
+    assert skipped["pipe.md"] == "not a regular file (a FIFO): never opened"
+    assert skipped["linked"].startswith("a link to a folder")
+    assert [f.subject for f in markdown_files(leaky_dir)] == [f.subject for f in found.files]
+    # allowed explicitly: the links to files out of the folder are imported, special files never
+    allowed = scan_markdown(leaky_dir, follow_links_outside=True)
+    assert {"leak.md", "daily/abs-leak.md"} <= {f.subject for f in allowed.files}
+    assert set(dict(allowed.skipped)) == {"linked", "pipe.md"}
+    # a special file named on its own is refused, not waited on
+    with pytest.raises(InvalidArgumentError, match="not a regular file"):
+        markdown_files(leaky_dir / "pipe.md")
+
+
+def test_the_cli_imports_nothing_from_out_of_the_folder(
+    db_dsn: str,
+    as_tenant: Tenant,
+    leaky_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("PYMEM_DSN", db_dsn)
+    monkeypatch.delenv("PYMEM_APP_DSN", raising=False)
+    assert cli.main(["import", str(leaky_dir), "--tenant", "acme"]) == 0
+    captured = capsys.readouterr()
+    assert "imported 5 files into tenant 'acme'" in captured.out
+    assert "pymem import: skipped leak.md: a link out of the folder" in captured.err
+    assert "pymem import: skipped pipe.md: not a regular file (a FIFO)" in captured.err
+    assert "4 files skipped" in captured.err
+    with as_tenant("acme") as conn:
+        assert conn.execute("select count(*) from pymem.facts where content ilike '%quokka%'").fetchone() == (0,)
+    assert cli.main(["import", str(leaky_dir), "--tenant", "acme", "--follow-links-outside"]) == 0
+    with as_tenant("acme") as conn:
+        leaked = conn.execute("select subject from pymem.facts where content ilike '%quokka%' order by 1").fetchall()
+    assert leaked == [("daily/abs-leak.md",), ("leak.md",)]
 
 
 # The SQL functions: memory_import_plan proposes, memory_import_file decides and writes

@@ -97,7 +97,13 @@ def _import(args: argparse.Namespace, settings: Settings) -> int:
     from pymem import importer
     from pymem.embeddings import make_embedder
 
-    files = importer.markdown_files(Path(args.path))  # a bad path fails before the database starts
+    # a bad path fails before the database starts; links out of the folder and special files are skipped, and said
+    found = importer.scan_markdown(Path(args.path), follow_links_outside=args.follow_links_outside)
+    for subject, reason in found.skipped:
+        print(f"pymem import: skipped {subject}: {reason}", file=sys.stderr)
+    if found.skipped:
+        print(f"pymem import: {_count(len(found.skipped), 'file')} skipped", file=sys.stderr)
+    files = found.files
     tenant = args.tenant or settings.tenant
     db = open_database(settings)
 
@@ -167,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--tenant", help="the tenant to import into (default: $PYMEM_TENANT or 'default')")
     imp.add_argument("--scope", default="global", help="scope of the imported facts (default: global)")
     imp.add_argument("--butler", help="the butler recorded as the facts' source")
+    imp.add_argument(
+        "--follow-links-outside",
+        action="store_true",
+        help="also import the files that links in the folder point to outside it (skipped by default; links to"
+        " folders are never followed, FIFOs, sockets and devices never opened)",
+    )
     imp.set_defaults(func=_import)
 
     srv = sub.add_parser(

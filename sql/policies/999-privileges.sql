@@ -167,6 +167,7 @@ to pymem_app, pymem_analyst;
 
 grant execute on function
 pymem.memory_context_select(text, jsonb, integer, integer),
+pymem.token_floor(text),
 pymem_private.require_section_limit(text, bigint),
 pymem_private.require_token_budget(text, bigint),
 pymem_private.source_date(jsonb)
