@@ -23,6 +23,14 @@ from mcp.client.streamable_http import streamable_http_client
 from psycopg import sql
 
 from pymem import bearer_tokens, embedded, migrate
+from pymem.http_guard import (
+    SessionLedger,
+    SessionLimits,
+    allowed_hosts,
+    allowed_origins,
+    host_allowed,
+    origin_allowed,
+)
 from pymem.log_redaction import REDACTED, redact
 from pymem.stress import Server, spawn_http_server
 from tests.mcpclient import call
@@ -180,6 +188,20 @@ async def test_a_token_at_its_session_limit_is_refused_while_other_tenants_open_
     # another token cannot close (or use) a session that is not its own
     assert await end_session(limited.url, other, mine[1]) == 404
     assert await ping(limited.url, first, mine[1]) == 200
+
+
+async def test_concurrent_opening_requests_of_one_token_get_exactly_its_limit(limited: Server, guard_db: str) -> None:
+    """Twenty initialize requests of one token at once: three sessions open (the token's limit), the rest 429."""
+    bearer = token(guard_db, "lim-race")
+    statuses: list[int] = []
+
+    async def one() -> None:
+        statuses.append((await initialize(limited.url, bearer)).status_code)
+
+    async with anyio.create_task_group() as group:
+        for _ in range(20):
+            group.start_soon(one)
+    assert sorted(statuses) == [200] * 3 + [429] * 17
 
 
 async def test_mcp_clients_that_close_their_sessions_never_reach_the_limit(limited: Server, guard_db: str) -> None:
@@ -368,3 +390,53 @@ def test_the_log_filter_redacts_messages_arguments_and_tracebacks(caplog: pytest
         assert f"/mcp?access_token={REDACTED}" in text and "ValueError: bad token pmt_" in text
     finally:
         restore()
+
+
+# The guard's parts, without a server
+
+
+def test_allowed_hosts_and_origins() -> None:
+    hosts = allowed_hosts("0.0.0.0", 8765, ("mcp.example.com", "10.0.0.7:443", "[fd00::1]:*"))
+    for good in ("localhost:8765", "127.0.0.1:8765", "[::1]:8765", "MCP.Example.com", "mcp.example.com:8443"):
+        assert host_allowed(good, hosts), good
+    for bad in ("0.0.0.0:8765", "localhost:8766", "localhost", "10.0.0.7:8765", "evil.example", "", "[fd00::2]:1"):
+        assert not host_allowed(bad, hosts), bad
+    assert host_allowed("[fd00::1]:9", hosts) and host_allowed("10.0.0.7:443", hosts)
+    assert host_allowed("192.168.1.5:8765", allowed_hosts("192.168.1.5", 8765))
+    assert host_allowed("anything", ("*",))
+    origins = allowed_origins("0.0.0.0", 8765, ("https://app.example.com", "http://dev.example.com:*"))
+    for good in ("http://localhost:8765", "https://app.example.com", "http://dev.example.com:3000"):
+        assert origin_allowed(good, origins), good
+    for bad in ("http://localhost:8766", "https://localhost:8765", "https://app.example.com:444", "null", ""):
+        assert not origin_allowed(bad, origins), bad
+    assert not origin_allowed("http://dev.example.com:3000.evil.example", origins)
+
+
+def test_the_session_ledger_counts_reserves_and_expires() -> None:
+    now = [0.0]
+    ledger = SessionLedger(SessionLimits(per_token=2, per_tenant=3, idle_timeout=10), clock=lambda: now[0])
+    assert ledger.refusal("t1", "a", "/mcp") is None
+    ledger.reserve("t1", "a")
+    ledger.reserve("t1", "a")  # two opening requests in flight take both places
+    message, retry = ledger.refusal("t1", "a", "/mcp") or ("", 0)
+    assert "this token already has 2 open sessions" in message and retry == 10
+    ledger.release("t1", "a")  # one failed
+    first = ledger.opened("s1", "t1", "a")
+    ledger.end(first)
+    ledger.reserve("t1", "a")
+    ledger.end(ledger.opened("s2", "t1", "a"))
+    ledger.reserve("t2", "a")
+    ledger.end(ledger.opened("s3", "t2", "a"))
+    message, _ = ledger.refusal("t3", "a", "/mcp") or ("", 0)
+    assert "tenant 'a' already has 3" in message and ledger.refusal("t3", "b", "/mcp") is None
+    now[0] = 6.0
+    ledger.begin(first)  # s1 in use: not idle
+    now[0] = 10.0
+    ledger.expire()  # s2 and s3 idle since 0 for 10 s: closed
+    assert ledger.find("s2") is None and ledger.find("s3") is None and ledger.find("s1") is first
+    ledger.end(first)
+    assert ledger.refusal("t1", "a", "/mcp") is None
+    now[0] = 19.9
+    assert ledger.find("s1") is first
+    now[0] = 20.0
+    assert ledger.find("s1") is None
