@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import psycopg
+from psycopg_pool import PoolTimeout
 
 
 class PymemError(Exception):
@@ -79,6 +80,20 @@ class ConflictError(PymemError):
     sqlstate = "23505"
 
 
+BUSY_HINT = "the call was rolled back and changed nothing; retry it in a few seconds"
+
+
+class BusyError(PymemError):
+    """The call did not get a lock, a statement's time or a free connection in time: lock_timeout (55P03),
+    statement_timeout (57014), transaction_timeout (25P04), or no pooled connection within the pool's timeout
+    (psycopg_pool.PoolTimeout). Nothing was changed (the transaction rolled back): try again."""
+
+    sqlstate = "55P03"
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(f"busy, try again: {message}", hint=hint or BUSY_HINT)
+
+
 _BY_SQLSTATE: dict[str, type[PymemError]] = {
     cls.sqlstate: cls
     for cls in (
@@ -91,9 +106,12 @@ _BY_SQLSTATE: dict[str, type[PymemError]] = {
         RefusedError,
         PermissionDeniedError,
         ConflictError,
+        BusyError,
     )
     if cls.sqlstate
 }
+_BY_SQLSTATE["57014"] = BusyError  # query_canceled: statement_timeout (issue 25, finding 1)
+_BY_SQLSTATE["25P04"] = BusyError  # transaction_timeout (PostgreSQL 17+)
 _BY_SQLSTATE["23514"] = InvalidArgumentError  # check_violation
 _BY_SQLSTATE["23502"] = InvalidArgumentError  # not_null_violation
 _BY_SQLSTATE["22P02"] = InvalidArgumentError  # invalid_text_representation
@@ -113,6 +131,8 @@ _PGVECTOR_INPUT = re.compile(
 def translate(exc: psycopg.Error) -> PymemError | None:
     """The PymemError for a database error, or None when it is not one a caller causes."""
     sqlstate = exc.sqlstate
+    if isinstance(exc, PoolTimeout):  # every pooled connection is in use (psycopg_pool's getconn timeout)
+        return BusyError(f"no database connection became free in time ({exc})")
     if sqlstate is None and isinstance(exc, psycopg.DataError) and "NUL (0x00)" in str(exc):
         return InvalidArgumentError(NUL_MESSAGE)  # refused by psycopg itself, before the server sees it
     if sqlstate in ("22000", "54000") and _PGVECTOR_INPUT.search(exc.diag.message_primary or ""):

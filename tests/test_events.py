@@ -62,13 +62,13 @@ def test_state_changes_are_recorded_and_other_updates_are_not(as_tenant: Tenant)
         before = len(events(conn))
         conn.execute("update pymem.facts set reference_count = reference_count + 1, last_referenced_at = now()")
         conn.execute("update pymem.rules set applied_count = 1, success_count = 1")
-        conn.execute("update pymem.episodes set importance = 8")
+        conn.execute("update pymem.episodes set reference_count = 8")
         assert len(events(conn)) == before
         conn.execute("update pymem.facts set validity = 'retracted' where id = %s", (fact,))
         conn.execute("update pymem.rules set maturity = 'established' where id = %s", rule)
         conn.execute("update pymem.rules set forgotten_at = now() where id = %s", rule)
         conn.execute("update pymem.episodes set consolidated = true where id = %s", episode)
-        conn.execute("delete from pymem.episodes where id = %s", episode)
+        conn.execute("select pymem_private.delete_memories(array['episode'], array[%s]::uuid[])", episode)
         assert events(conn)[before:] == [
             ("fact", "update", "active", "retracted"),
             ("rule", "update", "candidate", "established"),

@@ -63,8 +63,11 @@ def test_a_known_id_of_another_tenant_finds_nothing(two_tenants: Any, as_tenant:
     other = two_tenants["globex"][kind]
     with as_tenant("acme") as conn:
         assert conn.execute(f"select * from pymem.{kind}s where id = %s", (other,)).fetchall() == []
-        assert conn.execute(f"update pymem.{kind}s set metadata = '{{}}' where id = %s", (other,)).rowcount == 0
-        assert conn.execute(f"delete from pymem.{kind}s where id = %s", (other,)).rowcount == 0
+        assert conn.execute(f"update pymem.{kind}s set reference_count = 0 where id = %s", (other,)).rowcount == 0
+        deleted = conn.execute(
+            "select pymem_private.delete_memories(array[%s], array[%s]::uuid[])", (kind, other)
+        ).fetchone()
+        assert deleted == (0,)
     with as_tenant("globex") as conn:
         assert conn.execute(f"select count(*) from pymem.{kind}s where id = %s", (other,)).fetchone() == (1,)
 
@@ -99,8 +102,8 @@ def test_a_link_into_another_tenant_is_rejected(two_tenants: Any, as_tenant: Ten
 def test_rows_cannot_be_moved_to_another_tenant(two_tenants: Any, as_tenant: Tenant, table: str) -> None:
     with pytest.raises(psycopg.Error) as caught, as_tenant("acme") as conn:
         conn.execute(f"update pymem.{table} set tenant_id = 'globex'")
-    # RLS WITH CHECK (42501); for links the endpoint check (PM003) refuses first
-    assert caught.value.sqlstate == ("PM003" if table == "memory_links" else "42501")
+    # no tenant role may UPDATE tenant_id (no column privilege; and RLS WITH CHECK behind it): 42501
+    assert caught.value.sqlstate == "42501"
 
 
 @pytest.mark.parametrize("table", TABLES)

@@ -35,11 +35,24 @@ begin
     do update set tenant_id = excluded.tenant_id, bound_at = now(), bound_by = session_user;
     execute pg_catalog.format('grant pymem_analyst to %I', role_name);
     execute pg_catalog.format('alter role %I set search_path = pymem, public', role_name);
+    -- Bounds on how long the login may wait for a lock, run one statement, sit idle in a transaction or keep one
+    -- open (issue 25, finding 1; the same values as migration 0017 gave the logins bound before it). A setting of
+    -- pymem_analyst would not reach its members: role settings apply to the login only. The login may SET them
+    -- otherwise itself; what stops one tenant from blocking another is that it holds no privilege to LOCK a table
+    -- beyond ROW EXCLUSIVE (sql/policies/999-privileges.sql), these are defence in depth.
+    execute pg_catalog.format('alter role %I set lock_timeout = %L', role_name, '5s');
+    execute pg_catalog.format('alter role %I set statement_timeout = %L', role_name, '5min');
+    execute pg_catalog.format('alter role %I set idle_in_transaction_session_timeout = %L', role_name, '1min');
+    if pg_catalog.current_setting('server_version_num')::integer >= 170000 then
+        execute pg_catalog.format('alter role %I set transaction_timeout = %L', role_name, '15min');
+    end if;
 end;
 $$;
 
 comment on function pymem.memory_bind_role(name, text) is
-$$Binds a login role to one tenant and makes it an analyst (member of pymem_analyst). Run as a DBA.
+$$Binds a login role to one tenant and makes it an analyst (member of pymem_analyst), with its search_path,
+lock_timeout 5s, statement_timeout 5min, idle_in_transaction_session_timeout 1min and
+transaction_timeout 15min (PostgreSQL 17+). Run as a DBA.
 Example: create role alice login password 'secret'; select pymem.memory_bind_role('alice', 'acme');$$;
 
 

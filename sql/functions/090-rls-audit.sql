@@ -45,7 +45,10 @@ begin atomic
             -- and rewrites the details of an erased memory's events (pymem_private.scrub_erased_events)
             when p.roles = array['pymem_owner']::name[] and p.tablename = 'memory_events' and p.cmd in ('INSERT', 'UPDATE')
                 then p.with_check like '%current_tenant()%'
-            when p.roles = array['pymem_owner']::name[] then p.cmd = 'SELECT'
+            -- the owner deletes for the tenant roles (pymem_private.delete_memories, SECURITY DEFINER) and keeps the
+            -- keyword statistics of what it deletes: in the current tenant only
+            when p.roles = array['pymem_owner']::name[]
+                then p.cmd = 'SELECT' or (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
             else (coalesce(p.qual, '') || coalesce(p.with_check, '')) like '%current_tenant()%'
         end as ok,
         format(
@@ -69,6 +72,39 @@ begin atomic
         n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
         and a.grantee <> c.relowner
     group by n.nspname, c.relname, a.grantee
+    union all
+    -- every table and tenant role (and PUBLIC): no privilege that allows a LOCK stronger than ROW EXCLUSIVE, which
+    -- would let one tenant stop every tenant's reads and writes (issue 25, finding 1). LOCK takes any mode with
+    -- a table-level UPDATE, DELETE, TRUNCATE or MAINTAIN privilege (column-level UPDATE does not count);
+    -- REFERENCES (a foreign key) and TRIGGER (a trigger) take SHARE ROW EXCLUSIVE
+    select
+        'lock' as section,
+        n.nspname || '.' || c.relname || ' to ' || r.rolname as object,  -- noqa: RF04
+        not has_table_privilege(r.rolname, c.oid, 'UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
+        and (
+            current_setting('server_version_num')::integer < 170000
+            or not has_table_privilege(r.rolname, c.oid, 'MAINTAIN')
+        ) as ok,
+        case
+            when has_table_privilege(r.rolname, c.oid, 'UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER')
+                then 'a table-level UPDATE, DELETE, TRUNCATE, REFERENCES or TRIGGER privilege: can LOCK it beyond ROW EXCLUSIVE'
+            when current_setting('server_version_num')::integer >= 170000 and has_table_privilege(r.rolname, c.oid, 'MAINTAIN')
+                then 'MAINTAIN: can LOCK it in any mode'
+            when has_table_privilege(r.rolname, c.oid, 'INSERT') then 'strongest LOCK: ROW EXCLUSIVE'
+            when has_table_privilege(r.rolname, c.oid, 'SELECT') then 'strongest LOCK: ACCESS SHARE'
+            else 'no LOCK'
+        end as detail
+    from pg_class as c
+    inner join pg_namespace as n on c.relnamespace = n.oid
+    cross join (  -- noqa: ST05
+        select 'public'::name as rolname
+        union all
+        select g.rolname from pg_roles as g
+        where
+            g.rolname in ('pymem_app', 'pymem_admin', 'pymem_analyst')
+            or (pg_has_role(g.oid, 'pymem_analyst', 'MEMBER') and not g.rolsuper and not g.rolbypassrls)
+    ) as r
+    where n.nspname in ('pymem', 'pymem_private') and c.relkind in ('r', 'p')
     union all
     -- every role that bypasses RLS, and every pymem role and analyst login
     select
@@ -169,6 +205,24 @@ begin atomic
                 )
         ) as ok,
         'EXECUTE on pg_advisory_lock and its kin: pymem_owner only (revoked from PUBLIC by migration 0016)' as detail
+    union all
+    -- the functions that create a large object: a tenant's large object would live outside RLS and outlive the
+    -- tenant's erasure (issue 25, finding 12; migration 0018)
+    select
+        'function' as section,
+        'pg_catalog large objects' as object,  -- noqa: RF04
+        not exists (
+            select from pg_proc as p
+            where
+                p.pronamespace = 'pg_catalog'::regnamespace
+                and p.proname in ('lo_creat', 'lo_create', 'lo_import', 'lo_from_bytea')
+                and (
+                    has_function_privilege('public', p.oid, 'EXECUTE')
+                    or has_function_privilege('pymem_app', p.oid, 'EXECUTE')
+                    or has_function_privilege('pymem_analyst', p.oid, 'EXECUTE')
+                )
+        ) as ok,
+        'EXECUTE on lo_creat, lo_create, lo_import, lo_from_bytea: pymem_owner only (revoked from PUBLIC by migration 0018)' as detail
     order by section, object;
 end;
 
@@ -177,6 +231,7 @@ $$Audit of tenant isolation, one row per check (section table | policy | grant |
 ok = false marks a problem: a table without forced RLS, a policy without the tenant filter (or an
 admin policy without the logged-elevation check, a policy on pymem_private.api_tokens, embedding_config or relevance_models for any
 role but its owner, a policy on index_health or index_rebuilds for any role but an elevated pymem_admin), a grant
-to PUBLIC (or any grant on api_tokens, embedding_config or relevance_models), an application role or analyst that
+to PUBLIC (or any grant on api_tokens, embedding_config or relevance_models), a tenant role, analyst login or PUBLIC
+holding a privilege that can LOCK a table beyond ROW EXCLUSIVE (section lock), an application role or analyst that
 bypasses RLS or is unbound, a function without a pinned search_path (built-in C functions and SQL-standard bodies excepted).
 Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

@@ -183,15 +183,11 @@ volatile
 security invoker
 set search_path = pg_catalog, pg_temp
 as $$
-declare
-    v_tenant text := pymem_private.tenant_for_write();
-    v_found boolean;
 begin
+    perform pymem_private.tenant_for_write();
     perform pymem_private.require_text('butler', butler, 100);
-    delete from pymem.butler_settings as s
-    where s.tenant_id = v_tenant and s.butler = memory_butler_remove.butler;
-    get diagnostics v_found = row_count;
-    return v_found;
+    -- as the owner: pymem_app holds no DELETE privilege (it would let it LOCK the table; 004-tenant-writes.sql)
+    return pymem_private.delete_butler_settings(memory_butler_remove.butler);
 end;
 $$;
 

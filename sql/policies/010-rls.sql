@@ -25,9 +25,17 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- no tenant role deletes (it holds no DELETE privilege: one would let it LOCK the table): the owner does, in
+-- pymem_private.delete_memories (SECURITY DEFINER), and only rows of the current tenant
 drop policy if exists episodes_tenant_delete on pymem.episodes;
-create policy episodes_tenant_delete on pymem.episodes
-for delete to pymem_app, pymem_analyst
+drop policy if exists episodes_owner_select on pymem.episodes;
+create policy episodes_owner_select on pymem.episodes
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists episodes_owner_delete on pymem.episodes;
+create policy episodes_owner_delete on pymem.episodes
+for delete to pymem_owner
 using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists episodes_admin_select on pymem.episodes;
@@ -41,8 +49,10 @@ comment on policy episodes_tenant_insert on pymem.episodes is
 'A tenant role writes rows only into the current tenant.';
 comment on policy episodes_tenant_update on pymem.episodes is
 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy episodes_tenant_delete on pymem.episodes is
-'A tenant role deletes only rows of the current tenant.';
+comment on policy episodes_owner_select on pymem.episodes is
+'The owner (SECURITY DEFINER, so: the caller''s tenant) reads only rows of the current tenant.';
+comment on policy episodes_owner_delete on pymem.episodes is
+'The owner deletes rows (pymem_private.delete_memories) only in the current tenant: tenant roles hold no DELETE privilege.';
 comment on policy episodes_admin_select on pymem.episodes is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
@@ -66,9 +76,17 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- no tenant role deletes (it holds no DELETE privilege: one would let it LOCK the table): the owner does, in
+-- pymem_private.delete_memories (SECURITY DEFINER), and only rows of the current tenant
 drop policy if exists facts_tenant_delete on pymem.facts;
-create policy facts_tenant_delete on pymem.facts
-for delete to pymem_app, pymem_analyst
+drop policy if exists facts_owner_select on pymem.facts;
+create policy facts_owner_select on pymem.facts
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists facts_owner_delete on pymem.facts;
+create policy facts_owner_delete on pymem.facts
+for delete to pymem_owner
 using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists facts_admin_select on pymem.facts;
@@ -82,8 +100,10 @@ comment on policy facts_tenant_insert on pymem.facts is
 'A tenant role writes rows only into the current tenant.';
 comment on policy facts_tenant_update on pymem.facts is
 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy facts_tenant_delete on pymem.facts is
-'A tenant role deletes only rows of the current tenant.';
+comment on policy facts_owner_select on pymem.facts is
+'The owner (SECURITY DEFINER, so: the caller''s tenant) reads only rows of the current tenant.';
+comment on policy facts_owner_delete on pymem.facts is
+'The owner deletes rows (pymem_private.delete_memories) only in the current tenant: tenant roles hold no DELETE privilege.';
 comment on policy facts_admin_select on pymem.facts is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
@@ -107,9 +127,17 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- no tenant role deletes (it holds no DELETE privilege: one would let it LOCK the table): the owner does, in
+-- pymem_private.delete_memories (SECURITY DEFINER), and only rows of the current tenant
 drop policy if exists rules_tenant_delete on pymem.rules;
-create policy rules_tenant_delete on pymem.rules
-for delete to pymem_app, pymem_analyst
+drop policy if exists rules_owner_select on pymem.rules;
+create policy rules_owner_select on pymem.rules
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists rules_owner_delete on pymem.rules;
+create policy rules_owner_delete on pymem.rules
+for delete to pymem_owner
 using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists rules_admin_select on pymem.rules;
@@ -123,8 +151,10 @@ comment on policy rules_tenant_insert on pymem.rules is
 'A tenant role writes rows only into the current tenant.';
 comment on policy rules_tenant_update on pymem.rules is
 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy rules_tenant_delete on pymem.rules is
-'A tenant role deletes only rows of the current tenant.';
+comment on policy rules_owner_select on pymem.rules is
+'The owner (SECURITY DEFINER, so: the caller''s tenant) reads only rows of the current tenant.';
+comment on policy rules_owner_delete on pymem.rules is
+'The owner deletes rows (pymem_private.delete_memories) only in the current tenant: tenant roles hold no DELETE privilege.';
 comment on policy rules_admin_select on pymem.rules is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
@@ -148,9 +178,17 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- no tenant role deletes (it holds no DELETE privilege: one would let it LOCK the table): the owner does, in
+-- pymem_private.delete_memories (SECURITY DEFINER), and only rows of the current tenant
 drop policy if exists memory_links_tenant_delete on pymem.memory_links;
-create policy memory_links_tenant_delete on pymem.memory_links
-for delete to pymem_app, pymem_analyst
+drop policy if exists memory_links_owner_select on pymem.memory_links;
+create policy memory_links_owner_select on pymem.memory_links
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists memory_links_owner_delete on pymem.memory_links;
+create policy memory_links_owner_delete on pymem.memory_links
+for delete to pymem_owner
 using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists memory_links_admin_select on pymem.memory_links;
@@ -164,8 +202,11 @@ comment on policy memory_links_tenant_insert on pymem.memory_links is
 'A tenant role writes rows only into the current tenant.';
 comment on policy memory_links_tenant_update on pymem.memory_links is
 'A tenant role updates only rows of the current tenant, and cannot move them to another.';
-comment on policy memory_links_tenant_delete on pymem.memory_links is
-'A tenant role deletes only rows of the current tenant.';
+comment on policy memory_links_owner_select on pymem.memory_links is
+'The owner (SECURITY DEFINER, so: the caller''s tenant) reads only rows of the current tenant.';
+comment on policy memory_links_owner_delete on pymem.memory_links is
+'The owner deletes the links of a deleted memory (pymem_private.delete_links_of_memory, a trigger) only in the '
+'current tenant: tenant roles hold no DELETE privilege.';
 comment on policy memory_links_admin_select on pymem.memory_links is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
@@ -378,9 +419,17 @@ for update to pymem_app
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- pymem_app holds no DELETE privilege (one would let it LOCK the table): the owner deletes, in
+-- pymem_private.delete_butler_settings (SECURITY DEFINER), and only rows of the current tenant
 drop policy if exists butler_settings_tenant_delete on pymem.butler_settings;
-create policy butler_settings_tenant_delete on pymem.butler_settings
-for delete to pymem_app
+drop policy if exists butler_settings_owner_select on pymem.butler_settings;
+create policy butler_settings_owner_select on pymem.butler_settings
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists butler_settings_owner_delete on pymem.butler_settings;
+create policy butler_settings_owner_delete on pymem.butler_settings
+for delete to pymem_owner
 using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists butler_settings_admin_select on pymem.butler_settings;
@@ -396,7 +445,9 @@ comment on policy butler_settings_tenant_insert on pymem.butler_settings is
 'pymem_app writes butler settings only into the current tenant.';
 comment on policy butler_settings_tenant_update on pymem.butler_settings is
 'pymem_app updates only the butler settings of the current tenant, and cannot move them to another.';
-comment on policy butler_settings_tenant_delete on pymem.butler_settings is
-'pymem_app deletes only the butler settings of the current tenant.';
+comment on policy butler_settings_owner_select on pymem.butler_settings is
+'The owner (SECURITY DEFINER, so: the caller''s tenant) reads only the butler settings of the current tenant.';
+comment on policy butler_settings_owner_delete on pymem.butler_settings is
+'The owner (pymem_private.delete_butler_settings) deletes only the butler settings of the current tenant.';
 comment on policy butler_settings_admin_select on pymem.butler_settings is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';

@@ -22,6 +22,24 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- the owner keeps the statistics of the rows pymem_private.delete_memories (SECURITY DEFINER) deletes: its
+-- triggers run as the owner, in the current tenant only
+drop policy if exists keyword_stats_owner_select on pymem.keyword_stats;
+create policy keyword_stats_owner_select on pymem.keyword_stats
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists keyword_stats_owner_insert on pymem.keyword_stats;
+create policy keyword_stats_owner_insert on pymem.keyword_stats
+for insert to pymem_owner
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists keyword_stats_owner_update on pymem.keyword_stats;
+create policy keyword_stats_owner_update on pymem.keyword_stats
+for update to pymem_owner
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
 drop policy if exists keyword_stats_admin_select on pymem.keyword_stats;
 create policy keyword_stats_admin_select on pymem.keyword_stats
 for select to pymem_admin
@@ -36,6 +54,12 @@ comment on policy keyword_stats_tenant_insert on pymem.keyword_stats is
 'A tenant role (through the keyword_stats triggers) writes statistics only of the current tenant.';
 comment on policy keyword_stats_tenant_update on pymem.keyword_stats is
 'A tenant role (through the keyword_stats triggers) updates only the statistics of the current tenant.';
+comment on policy keyword_stats_owner_select on pymem.keyword_stats is
+'The owner (the triggers of pymem_private.delete_memories'' deletes) reads only the statistics of the current tenant.';
+comment on policy keyword_stats_owner_insert on pymem.keyword_stats is
+'The owner (the triggers of pymem_private.delete_memories'' deletes) writes only the statistics of the current tenant.';
+comment on policy keyword_stats_owner_update on pymem.keyword_stats is
+'The owner (the triggers of pymem_private.delete_memories'' deletes) updates only the statistics of the current tenant.';
 comment on policy keyword_stats_admin_select on pymem.keyword_stats is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
 
@@ -58,9 +82,28 @@ for update to pymem_app, pymem_analyst
 using (tenant_id = (select pymem.current_tenant()))
 with check (tenant_id = (select pymem.current_tenant()));
 
+-- no tenant role deletes (it holds no DELETE privilege: one would let it LOCK the table); the owner does, in
+-- pymem_private.delete_memories (SECURITY DEFINER), whose triggers also keep the statistics as the owner
 drop policy if exists keyword_lexemes_tenant_delete on pymem.keyword_lexemes;
-create policy keyword_lexemes_tenant_delete on pymem.keyword_lexemes
-for delete to pymem_app, pymem_analyst
+drop policy if exists keyword_lexemes_owner_select on pymem.keyword_lexemes;
+create policy keyword_lexemes_owner_select on pymem.keyword_lexemes
+for select to pymem_owner
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists keyword_lexemes_owner_insert on pymem.keyword_lexemes;
+create policy keyword_lexemes_owner_insert on pymem.keyword_lexemes
+for insert to pymem_owner
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists keyword_lexemes_owner_update on pymem.keyword_lexemes;
+create policy keyword_lexemes_owner_update on pymem.keyword_lexemes
+for update to pymem_owner
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists keyword_lexemes_owner_delete on pymem.keyword_lexemes;
+create policy keyword_lexemes_owner_delete on pymem.keyword_lexemes
+for delete to pymem_owner
 using (tenant_id = (select pymem.current_tenant()));
 
 drop policy if exists keyword_lexemes_admin_select on pymem.keyword_lexemes;
@@ -77,7 +120,13 @@ comment on policy keyword_lexemes_tenant_insert on pymem.keyword_lexemes is
 'A tenant role (through the keyword_stats triggers) writes statistics only of the current tenant.';
 comment on policy keyword_lexemes_tenant_update on pymem.keyword_lexemes is
 'A tenant role (through the keyword_stats triggers) updates only the statistics of the current tenant.';
-comment on policy keyword_lexemes_tenant_delete on pymem.keyword_lexemes is
-'A tenant role (pymem.memory_erase) deletes the lexemes no row of the current tenant holds any more.';
+comment on policy keyword_lexemes_owner_select on pymem.keyword_lexemes is
+'The owner (pymem_private.delete_memories and its triggers) reads only the statistics of the current tenant.';
+comment on policy keyword_lexemes_owner_insert on pymem.keyword_lexemes is
+'The owner (the triggers of pymem_private.delete_memories'' deletes) writes only the statistics of the current tenant.';
+comment on policy keyword_lexemes_owner_update on pymem.keyword_lexemes is
+'The owner (the triggers of pymem_private.delete_memories'' deletes) updates only the statistics of the current tenant.';
+comment on policy keyword_lexemes_owner_delete on pymem.keyword_lexemes is
+'The owner (pymem_private.delete_memories) deletes the lexemes no row of the current tenant holds any more.';
 comment on policy keyword_lexemes_admin_select on pymem.keyword_lexemes is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';

@@ -8,9 +8,36 @@ grant usage on schema pymem_private to pymem_app, pymem_analyst, pymem_admin;
 revoke all on all tables in schema pymem from public;
 revoke all on all tables in schema pymem_private from public;
 
-grant select, insert, update, delete
-on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links
-to pymem_app, pymem_analyst;
+-- No role but the owner holds a table-level UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER or MAINTAIN privilege
+-- on any table (issue 25, finding 1): any one of them lets its holder LOCK the whole table in ACCESS EXCLUSIVE
+-- mode, and so stop every tenant's reads and writes. Tenant roles write with INSERT (LOCK up to ROW EXCLUSIVE)
+-- and column-level UPDATE of the columns the memory functions change (UPDATE statements and SELECT ... FOR
+-- UPDATE on their own tenant's rows, no LOCK beyond ROW EXCLUSIVE, which blocks nobody's reads or writes);
+-- deletes go through SECURITY DEFINER functions (sql/functions/004-tenant-writes.sql). A table-level REVOKE
+-- also drops the column grants: they are granted again below. pymem.memory_rls_audit() checks all this.
+revoke update, delete, truncate, references, trigger on all tables in schema pymem, pymem_private
+from pymem_app, pymem_analyst, pymem_admin;
+do $$
+begin
+    -- MAINTAIN (VACUUM, ANALYZE, REINDEX, LOCK) exists from PostgreSQL 17 on
+    if pg_catalog.current_setting('server_version_num')::integer >= 170000 then
+        execute 'revoke maintain on all tables in schema pymem, pymem_private from pymem_app, pymem_analyst, pymem_admin';
+    end if;
+end;
+$$;
+
+grant select, insert on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links to pymem_app, pymem_analyst;
+grant update (
+    reference_count, last_referenced_at, forgotten_at, consolidated, embedding, embedding_model, retrieval_context
+) on pymem.episodes to pymem_app, pymem_analyst;
+grant update (
+    validity, reference_count, last_referenced_at, last_confirmed_at, embedding, embedding_model
+) on pymem.facts to pymem_app, pymem_analyst;
+grant update (
+    review_state, maturity, confidence, effectiveness_score, applied_count, success_count, harmful_count,
+    reference_count, last_applied_at, last_evaluated_at, last_referenced_at, last_confirmed_at, forgotten_at,
+    metadata, embedding, embedding_model
+) on pymem.rules to pymem_app, pymem_analyst;
 grant select, insert on pymem.memory_events to pymem_app, pymem_analyst;
 grant select on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links, pymem.memory_events
 to pymem_admin;
@@ -175,7 +202,13 @@ to pymem_app, pymem_analyst;
 
 -- Butler settings (sql/functions/115-butler-settings.sql): the server writes them (pymem_app); bound
 -- analysts read them, so that their memory_recall ranks as the agent's.
-grant select, insert, update, delete on pymem.butler_settings to pymem_app;
+grant select, insert on pymem.butler_settings to pymem_app;
+-- memory_butler_configure's upsert; memory_butler_remove deletes with pymem_private.delete_butler_settings
+grant update (
+    scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl, context_token_budget, source, updated_at,
+    quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project, max_history, max_knowledge
+) on pymem.butler_settings to pymem_app;
+grant execute on function pymem_private.delete_butler_settings(text) to pymem_app;
 grant select on pymem.butler_settings to pymem_analyst, pymem_admin;
 grant execute on function
 pymem.memory_butler_configure(
@@ -267,8 +300,9 @@ grant execute on function pymem.memory_touch_references(text[], uuid[], timestam
 
 -- Keyword statistics (sql/functions/125-keyword-stats.sql): kept by triggers running as the writer of the
 -- memory rows (pymem_app, bound analysts), under the tenant policies; read by search.
-grant select, insert, update on pymem.keyword_stats, pymem.keyword_lexemes to pymem_app, pymem_analyst;
-grant delete on pymem.keyword_lexemes to pymem_app, pymem_analyst;
+grant select, insert on pymem.keyword_stats, pymem.keyword_lexemes to pymem_app, pymem_analyst;
+grant update (docs, total_length, min_length) on pymem.keyword_stats to pymem_app, pymem_analyst;
+grant update (df, max_tf) on pymem.keyword_lexemes to pymem_app, pymem_analyst;
 grant select on pymem.keyword_stats, pymem.keyword_lexemes to pymem_admin;
 grant execute on function pymem_private.keyword_stats_apply(text, text, tsvector, integer) to pymem_app, pymem_analyst;
 grant execute on function
@@ -287,4 +321,7 @@ to pymem_app, pymem_analyst;
 grant execute on function
 pymem.memory_erase(text, uuid, text, boolean),
 pymem_private.scrub_erased_events(text[], uuid[], text)
+to pymem_app, pymem_analyst;
+-- memory_erase's deletes (sql/functions/004-tenant-writes.sql): tenant roles hold no DELETE privilege
+grant execute on function pymem_private.delete_memories(text[], uuid[]), pymem_private.prune_keyword_lexemes()
 to pymem_app, pymem_analyst;
