@@ -99,7 +99,8 @@ def erase_memory(
 
 
 def erase_tenant(dsn: str, *, tenant: str, reason: str, rewrite: bool) -> Erased:
-    """pymem.memory_erase_tenant as the migrator (a superuser), then VACUUM of each table it deleted from."""
+    """pymem.memory_erase_tenant as the migrator (a superuser): the tenant's rows, and its logins with what they own
+    (large objects); then VACUUM of each table it deleted from (pg_largeobject and pg_authid among them)."""
     with _connect(dsn) as conn, _sql_errors(), conn.transaction():
         conn.execute("select set_config('pymem.actor', %s, true)", (ACTOR,))
         rows: list[Any] = conn.execute("select * from pymem.memory_erase_tenant(%s, %s)", (tenant, reason)).fetchall()

@@ -337,3 +337,74 @@ def test_erasing_a_middle_turn_rebuilds_the_next_turn_from_the_one_before(
         candidates = call(conn, "memory_reembed_candidates", limit=10)
         assert candidates == [{"memory_type": "episode", "memory_id": ids[2], "content": f"{turns[0]}\n{REPLY}"}]
         assert call_one(conn, "memory_get", type="fact", id=kept_fact)["content"] == "The user went out on Saturday"
+
+
+# Issue 25, finding 12: `pymem erase tenant` left the tenant's logins and the large objects they had made
+
+
+def test_no_tenant_role_may_create_a_large_object(
+    make_login: Any, db_dsn: str, app: psycopg.Connection[Any], superuser: psycopg.Connection[Any]
+) -> None:
+    """Large objects live outside row-level security and outside every pymem table: no tenant role makes one, and
+    one it does not own (another's, or the superuser's) it cannot open for writing either."""
+    (theirs,) = superuser.execute("select lo_from_bytea(0, 'the operator''s bytes')").fetchone()  # type: ignore[misc]
+    role = make_login("acme")
+    with connect_as(db_dsn, role) as conn:
+        for statement in (
+            "select lo_create(0)",
+            "select lo_creat(-1)",
+            "select lo_from_bytea(0, 'secret bytes')",
+            "select lo_import('/etc/hostname')",
+            f"select lo_open({theirs}, 131072)",  # INV_WRITE
+            f"select lo_put({theirs}, 0, 'x')",
+        ):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
+                conn.execute(statement)
+    for statement in ("select lo_create(0)", "select lo_from_bytea(0, 'x')"):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), app.transaction():
+            app.execute(statement)
+    assert superuser.execute(f"select convert_from(lo_get({theirs}), 'UTF8')").fetchone() == ("the operator's bytes",)
+    audit = app.execute("select ok from pymem.memory_rls_audit() where object = 'pg_catalog large objects'").fetchall()
+    assert audit == [(True,)]
+
+
+def test_erasing_a_tenant_drops_its_logins_and_their_large_objects(
+    patient: dict[str, Any], make_login: Any, db_dsn: str, superuser: psycopg.Connection[Any]
+) -> None:
+    """A login bound to the erased tenant is dropped with what it owns here (a large object it made before
+    migration 0018 closed lo_create); one that owns something in another database cannot be dropped from here, so
+    it loses LOGIN and pymem_analyst. Another tenant's login is untouched."""
+    dropped, held, other = make_login("acme"), make_login("acme"), make_login("globex")
+    (blob,) = superuser.execute(f"select lo_from_bytea(0, convert_to('{MARKER} notes', 'UTF8'))").fetchone()  # type: ignore[misc]
+    superuser.execute(sql.SQL("alter large object {} owner to {}").format(sql.Literal(blob), sql.Identifier(dropped)))
+    session = connect_as(db_dsn, dropped)  # an open session of the erased tenant's login ends
+    elsewhere = f"pymem_erasure_elsewhere_{held}"
+    superuser.execute(sql.SQL("create database {} owner {}").format(sql.Identifier(elsewhere), sql.Identifier(held)))
+    try:
+        erased = superuser.execute("select * from pymem.memory_erase_tenant('acme', 'contract ended')").fetchall()
+        counts = dict(erased)
+        assert counts["pg_catalog.pg_largeobject_metadata"] == 1 and counts["pg_catalog.pg_largeobject"] == 1
+        assert counts["pg_catalog.pg_authid"] == 1
+        assert superuser.execute("select count(*) from pg_largeobject_metadata where oid = %s", (blob,)).fetchone() == (
+            0,
+        )
+        roles = dict(
+            superuser.execute(
+                "select rolname, rolcanlogin and pg_has_role(rolname, 'pymem_analyst', 'member') from pg_roles"
+                " where rolname = any(%s)",
+                ([dropped, held, other],),
+            ).fetchall()
+        )
+        assert roles == {held: False, other: True}
+        with pytest.raises(psycopg.OperationalError):
+            connect_as(db_dsn, held)
+        with pytest.raises(psycopg.OperationalError):
+            session.execute("select 1")
+        assert rows_mentioning(superuser, MARKER) == {}
+        (event,) = superuser.execute(
+            "select details from pymem.memory_events where tenant_id = 'acme' and operation = 'delete'"
+        ).fetchone()  # type: ignore[misc]
+        assert event["rows"]["logins disabled"] == 1 and event["rows"]["pg_catalog.pg_authid"] == 1
+    finally:
+        session.close()
+        superuser.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(elsewhere)))

@@ -47,7 +47,7 @@ def _erase_memory(args: argparse.Namespace, settings: Settings) -> int:
 def _erase_tenant(args: argparse.Namespace, settings: Settings) -> int:
     if args.confirm != args.tenant:
         raise InvalidArgumentError(
-            f"erasing tenant {args.tenant!r} deletes all of its memories, events, tokens and settings for good:"
+            f"erasing tenant {args.tenant!r} deletes all of its memories, events, tokens, settings and logins for good:"
             f" repeat its name with --confirm {args.tenant}"
         )
     db = open_database(settings)
@@ -77,7 +77,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="also erase what was derived from it (an episode's facts and rules) and the older versions it superseded",
     )
-    tenant = erase.add_parser("tenant", help="erase every row of a tenant (pymem.memory_erase_tenant)")
+    tenant = erase.add_parser(
+        "tenant",
+        help="erase every row of a tenant, and the logins bound to it with what they own (pymem.memory_erase_tenant)",
+    )
     tenant.add_argument("tenant")
     tenant.add_argument("--reason", required=True, help="why (kept in the content-free audit record)")
     tenant.add_argument("--confirm", required=True, metavar="TENANT", help="the tenant's name again")

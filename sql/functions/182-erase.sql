@@ -171,6 +171,12 @@ declare
     v_table text;
     v_count bigint;
     v_counts jsonb := '{}'::jsonb;
+    v_roles name[];
+    v_role name;
+    v_objects bigint := 0;
+    v_pages bigint := 0;
+    v_dropped bigint := 0;
+    v_disabled bigint := 0;
 begin
     if not (select r.rolsuper from pg_catalog.pg_roles as r where r.rolname = current_user) then
         raise exception 'memory_erase_tenant is for operators: run it as a superuser (pymem erase tenant)'
@@ -180,6 +186,15 @@ begin
     -- 129-200 characters failed on the CHECK of the erasure's own event row, naming a constraint (issue 17)
     perform pymem_private.require_text('tenant', tenant, 128);
     perform pymem_private.require_text('reason', reason, 1000);
+    -- the logins bound to the tenant (never a superuser, a BYPASSRLS or a pymem system role: memory_bind_role)
+    select pg_catalog.array_agg(t.role_name order by t.role_name) into v_roles
+    from pymem_private.role_tenants as t
+    where t.tenant_id = memory_erase_tenant.tenant
+      and t.role_name in (
+          select r.rolname from pg_catalog.pg_roles as r
+          where not r.rolsuper and not r.rolbypassrls and r.rolname !~ '^pymem_(owner|app|analyst|admin)$'
+            and r.rolname not in (current_user, session_user)
+      );
     -- a superuser bypasses row-level security: every statement names the tenant
     foreach v_table in array array[
         'pymem.memory_links', 'pymem.facts', 'pymem.rules', 'pymem.episodes', 'pymem.keyword_lexemes',
@@ -198,7 +213,45 @@ begin
         rows_deleted := v_count;
         return next;
     end loop;
-    -- the content-free record that the erasure happened, in the tenant's own (otherwise empty) trail
+    -- the tenant's logins go too (issue 25, finding 12), with whatever they own in this database: the large objects
+    -- they made before migration 0018 closed lo_create and its kin to tenant roles (outside RLS, outside every
+    -- pymem table), and their grants. A login that also owns or holds something in another database of the
+    -- cluster cannot be dropped from here: it loses LOGIN and pymem_analyst instead (a WARNING names it). Its
+    -- sessions end first.
+    foreach v_role in array coalesce(v_roles, '{}') loop
+        select
+            v_objects + pg_catalog.count(*),
+            v_pages + coalesce(pg_catalog.sum((
+                select pg_catalog.count(*) from pg_catalog.pg_largeobject as l where l.loid = m.oid
+            )), 0)
+        into v_objects, v_pages
+        from pg_catalog.pg_largeobject_metadata as m
+        where m.lomowner = (select r.oid from pg_catalog.pg_roles as r where r.rolname = v_role);
+        perform pg_catalog.pg_terminate_backend(a.pid)
+        from pg_catalog.pg_stat_activity as a
+        where a.usename = v_role and a.pid <> pg_catalog.pg_backend_pid();
+        execute pg_catalog.format('drop owned by %I', v_role);
+        begin
+            execute pg_catalog.format('drop role %I', v_role);
+            v_dropped := v_dropped + 1;
+        exception when dependent_objects_still_exist then
+            execute pg_catalog.format('alter role %I nologin', v_role);
+            execute pg_catalog.format('revoke pymem_analyst from %I', v_role);
+            v_disabled := v_disabled + 1;
+            raise warning 'login % of erased tenant % owns or holds something in another database: it cannot log in '
+                          'any more, but is not dropped', v_role, tenant
+                using hint = pg_catalog.format('In each database: DROP OWNED BY %I; then DROP ROLE %I.', v_role, v_role);
+        end;
+    end loop;
+    -- reported like the tables (`pymem erase tenant` VACUUMs them too): large objects, their data pages, roles
+    v_counts := v_counts || pg_catalog.jsonb_build_object(
+        'pg_catalog.pg_largeobject_metadata', v_objects, 'pg_catalog.pg_largeobject', v_pages,
+        'pg_catalog.pg_authid', v_dropped, 'logins disabled', v_disabled
+    );
+    return query select v.t, v.n from (values
+        ('pg_catalog.pg_largeobject_metadata', v_objects), ('pg_catalog.pg_largeobject', v_pages),
+        ('pg_catalog.pg_authid', v_dropped)
+    ) as v (t, n);
     perform pg_catalog.set_config('pymem.tenant_id', tenant, true);
     insert into pymem.memory_events (tenant_id, operation, to_state, details)
     values (tenant, 'delete', 'erased', pg_catalog.jsonb_build_object('erased', 'tenant', 'reason', reason, 'rows', v_counts));
@@ -207,7 +260,11 @@ $$;
 
 comment on function pymem.memory_erase_tenant(text, text) is
 $$Erases a whole tenant (superusers only, PM006 otherwise): every memory, link, event, keyword statistic, butler
-setting, bearer token and role binding of it, then writes one content-free event in its trail: operation 'delete',
-to_state 'erased', details {"erased": "tenant", "reason", "rows": {table: count}}. One row per table. The space
-is reclaimed by the next VACUUM (`pymem erase tenant` runs it).
+setting, bearer token and role binding of it, and the logins bound to it: their sessions are ended, whatever they
+own in this database (their large objects) and their grants dropped (DROP OWNED), and the role dropped; a login
+that owns or holds something in another database only loses LOGIN and pymem_analyst (a WARNING names it). Then it
+writes one content-free event in its trail: operation 'delete', to_state 'erased', details {"erased": "tenant",
+"reason", "rows": {table: count, "logins disabled": n}}. One row per table (large objects: pg_largeobject_metadata,
+their pages: pg_largeobject, roles dropped: pg_authid). The space is reclaimed by the next VACUUM (`pymem erase
+tenant` runs it).
 Example: select * from pymem.memory_erase_tenant('acme', 'contract ended, erasure request 18');$$;
