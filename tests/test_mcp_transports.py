@@ -224,6 +224,18 @@ async def test_http_admin_reaches_another_tenant_only_with_as_tenant_and_is_audi
     assert {e[:3] for e in events} == {("http-c", "ops", "http-c")}
 
 
+async def test_http_limits_a_token_to_32_open_sessions_by_default(http_server: str, served_db: str) -> None:
+    """Issue 25, finding 7: one token opened 200 sessions in 0.76 s. By default a token holds 32
+    (PYMEM_MAX_SESSIONS_PER_TOKEN); the 33rd initialize is answered 429 saying so, another token's is served."""
+    greedy = bearer_tokens.create_token(served_db, "http-greedy", read_only=True).token
+    opened = [(await post_initialize(http_server, greedy)).status_code for _ in range(32)]
+    assert opened == [200] * 32
+    refused = await post_initialize(http_server, greedy)
+    assert refused.status_code == 429 and "PYMEM_MAX_SESSIONS_PER_TOKEN=32" in refused.json()["error"]["message"]
+    other = bearer_tokens.create_token(served_db, "http-modest").token
+    assert (await post_initialize(http_server, other)).status_code == 200
+
+
 def initialize_body(size: int) -> bytes:
     """An initialize request padded (in clientInfo.name) to exactly size bytes."""
     body: dict[str, Any] = {

@@ -141,7 +141,14 @@ def serve_http(server: Any, options: ServerOptions, settings: Settings, host: st
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
-    from pymem.http_guard import HttpGuard, SessionLedger, SessionLimits, allowed_hosts, allowed_origins
+    from pymem.http_guard import (
+        WILDCARD_BINDS,
+        HttpGuard,
+        SessionLedger,
+        SessionLimits,
+        allowed_hosts,
+        allowed_origins,
+    )
     from pymem.http_timeouts import timed_protocol
 
     app = server.streamable_http_app(
@@ -159,9 +166,17 @@ def serve_http(server: Any, options: ServerOptions, settings: Settings, host: st
         per_tenant=settings.max_sessions_per_tenant,
         idle_timeout=settings.session_idle_timeout,
     )
+    hosts = allowed_hosts(host, port, settings.allowed_hosts)
+    if host in WILDCARD_BINDS and not settings.allowed_hosts:
+        log.warning(
+            "bound to %s, but only requests for %s are answered (others: 421): set PYMEM_ALLOWED_HOSTS to the"
+            " names and addresses clients use to reach this server",
+            host,
+            ", ".join(hosts),
+        )
     guarded = HttpGuard(
         app,
-        hosts=allowed_hosts(host, port, settings.allowed_hosts),
+        hosts=hosts,
         origins=allowed_origins(host, port, settings.allowed_origins),
         ledger=SessionLedger(limits),
         tenant_of=PymemTokenVerifier(options.pool).tenant_of,
