@@ -271,7 +271,7 @@ async def test_an_erased_turn_leaves_nothing_in_the_next_turn_of_its_session(
     assert cosine(old_embedding, embedder.embed(f"{PRIVATE}\n{REPLY}")) == pytest.approx(1.0, abs=1e-5)
 
     done = run_cli(
-        "erase", "memory", "--tenant", "acme", "--type", "episode", "--id", str(private), "--cascade",
+        "erase", "memory", "--tenant", "acme", "--type", "episode", "--id", str(private), "--cascade", "--rewrite",
         env=base_env(PYMEM_DSN=db_dsn),
     )  # fmt: skip
     assert done.stdout.splitlines() == [f"erased episode {private}", f"re-embedded episode {reply}"]
@@ -290,6 +290,9 @@ async def test_an_erased_turn_leaves_nothing_in_the_next_turn_of_its_session(
     assert model == embedder.model_id
     assert cosine(embedding.to_numpy(), embedder.embed(REPLY)) == pytest.approx(1.0, abs=1e-5)
     assert cosine(embedding.to_numpy(), old_embedding) < 0.99
+    # nor in the files: the old version of the reply's row went with the VACUUM FULL of --rewrite
+    for word in ("Quokkazebra", "quokkazebra", "lithium"):
+        assert pages_mentioning(superuser, word) == [], word
 
 
 def test_erasing_a_middle_turn_rebuilds_the_next_turn_from_the_one_before(
