@@ -60,6 +60,11 @@ NOT_DISTRIBUTED: dict[str, tuple[str, str]] = {
         "keyed by model name and variant (0010): the coefficients of the calibrated relevance, read by "
         "every search (memory_candidates) on every node",
     ),
+    "pymem_private.guard_patterns": (
+        "reference",
+        "keyed by pattern name (0019): the guards against memory poisoning, read by every store's grounded "
+        "ingestion (pymem_private.guard) on every node",
+    ),
     "pymem_private.index_health": (
         "local",
         "keyed by index name (0004): recall measurements of the vector indexes, written and read "

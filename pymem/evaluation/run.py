@@ -12,7 +12,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from pymem import reports
-from pymem.evaluation import beir, extraction, golden, grounding, relevance_fit, token_efficiency
+from pymem.evaluation import beir, extraction, golden, grounding, poisoning, relevance_fit, token_efficiency
 from pymem.evaluation.dataset import CATEGORIES, SPLITS, Dataset
 from pymem.evaluation.embedcache import EmbedderLike
 
@@ -101,6 +101,7 @@ def run(
         result["golden"] = figures
         result["grounding"] = grounding.run_grounding(conn)
         result["extraction"] = extraction.run_extraction(conn)
+        result["poisoning"] = poisoning.run_poisoning(conn)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -236,6 +236,38 @@ def extraction_tables(result: dict[str, Any]) -> str:
     )
 
 
+def poisoning_tables(result: dict[str, Any]) -> str:
+    """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
+    rows = []
+    for split in ("test", "dev"):
+        injection, benign = result[split]["injection"], result[split]["benign"]
+        rows.append(
+            [
+                split,
+                f"{injection['approved']}/{injection['episodes']} (was {injection['reference_approved']})",
+                str(injection["kept_for_review"]),
+                f"{injection['in_system_after_helpful']} (was {injection['reference_in_system_after_helpful']})",
+                f"{benign['approved']}/{benign['episodes']} (was {benign['reference_approved']})",
+                fmt(benign["share_of_reference"]),
+            ]
+        )
+    return (
+        "Memory poisoning (eval/poisoning/episodes.jsonl, consolidated by the built-in extractor; the guards were"
+        f" tuned on dev, test is held out; 'was': commit {result['reference_commit']}, before them):\n\n"
+        + table(
+            [
+                "split",
+                "injection approved",
+                "kept for review",
+                "in System after 5 helpful",
+                "benign approved",
+                "share of before",
+            ],
+            rows,
+        )
+    )
+
+
 def tables(result: dict[str, Any]) -> str:
     """Everything `pymem eval` prints: the environment line, the golden tables and (if run) BEIR's."""
     env = result["machine"]
@@ -255,6 +287,8 @@ def tables(result: dict[str, Any]) -> str:
         parts.append(grounding_tables(result["grounding"]))
     if "extraction" in result:
         parts.append(extraction_tables(result["extraction"]))
+    if "poisoning" in result:
+        parts.append(poisoning_tables(result["poisoning"]))
     if "beir" in result:
         parts.append(beir_tables(result["beir"]))
     return "\n\n".join(parts)

@@ -182,8 +182,11 @@ begin
          where f.tenant_id = v_tenant and f.id = memory_confirm.id
         returning f.supersedes_id into v_supersedes;
     else
+        -- an explicit confirmation: what lets a rule the agent inferred become standing behaviour
+        -- (pymem_private.rule_is_standing), which feedback alone does not
         update pymem.rules as r
            set last_confirmed_at = pg_catalog.now(),
+               confirmed_at = pg_catalog.now(),
                review_state = 'approved'
          where r.tenant_id = v_tenant and r.id = memory_confirm.id;
     end if;
@@ -209,6 +212,7 @@ $$Confirms that an active fact or rule still holds: last_confirmed_at = now(), w
 effective confidence equals its stored confidence again; writes a 'confirm' event. Confirming a fact or rule kept
 for review (validity or review_state 'pending_review') approves it (approved true): recall, search and context
 return it from now on, and an approved fact supersedes the active fact of its subject and predicate
-(supersedes_id). Episodes are rejected
+(supersedes_id). Confirming a rule also records confirmed_at: a rule the agent inferred (consolidation's) is in the
+System block of memory_context only once confirmed (pymem_private.rule_is_standing). Episodes are rejected
 (PM002: they do not decay); PM003 when the tenant has no such memory.
 Example: select * from memory_confirm(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;

@@ -1,6 +1,30 @@
 -- noqa: disable=RF01
 -- Rule feedback: helpful and harmful outcomes update the counts, the effectiveness score
--- and the maturity (pymem.memory_rule_maturity), and each is written to memory_events.
+-- and the maturity (pymem.memory_rule_maturity), and each is written to memory_events. Feedback alone does
+-- not make a rule the agent inferred standing behaviour (pymem_private.rule_is_standing): memory_confirm does.
+
+create or replace function pymem_private.rule_is_standing(maturity text, source text, confirmed_at timestamptz)
+returns boolean
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+-- feedback comes from the agent, so feedback alone never makes standing behaviour of what the agent inferred
+-- (consolidation's rules, source 'agent_inference') or of text that was kept for review (approved only by
+-- memory_confirm, which sets confirmed_at): someone other than the text itself must have confirmed it
+return (
+    coalesce(rule_is_standing.maturity in ('proven', 'established'), false)
+    and (rule_is_standing.confirmed_at is not null or rule_is_standing.source is distinct from 'agent_inference')
+);
+
+comment on function pymem_private.rule_is_standing(text, text, timestamptz) is
+$$Whether a rule is standing behaviour, in the System block of memory_context whatever the prompt: proven or
+established by feedback (memory_mark_helpful) and, when the agent inferred it (source 'agent_inference': what
+consolidation stores), explicitly confirmed (confirmed_at, set by memory_confirm). A rule kept for review is
+approved only by memory_confirm, so it too is confirmed before it stands. A rule stored as the user's statement,
+an observation, an import or without provenance stands on feedback alone, as before.
+Example: select pymem_private.rule_is_standing('established', 'agent_inference', null);$$;
 
 create or replace function pymem_private.rule_feedback(p_rule_id uuid, p_feedback text, p_reason text)
 returns table (

@@ -196,11 +196,13 @@ begin
             ) as r
         ),
         candidates as (
-            -- the recalled facts and rules, each in its block: a proven or established rule is standing
-            -- behaviour (System), a fact of the butler's own scope is Project, the rest is Knowledge
+            -- the recalled facts and rules, each in its block: a standing rule (proven or established, and
+            -- confirmed when the agent inferred it: pymem_private.rule_is_standing) is System, a fact of the
+            -- butler's own scope is Project, the rest is Knowledge
             select
                 case
-                    when r.memory_type = 'rule' and r.maturity in ('proven', 'established') then 'system'
+                    when r.memory_type = 'rule'
+                        and pymem_private.rule_is_standing(ru.maturity, ru.source, ru.confirmed_at) then 'system'
                     when r.memory_type = 'fact' and r.memory_scope = v_scope and v_scope <> 'global' then 'project'
                     else 'knowledge'
                 end as block,
@@ -230,7 +232,7 @@ begin
               and ru.tenant_id = v_tenant
               and ru.forgotten_at is null
               and ru.review_state = 'approved'
-              and ru.maturity in ('proven', 'established')
+              and pymem_private.rule_is_standing(ru.maturity, ru.source, ru.confirmed_at)
               and ru.scope in ('global', v_scope)
               and not exists (select from recalled as r where r.memory_type = 'rule' and r.memory_id = ru.id)
         ),
@@ -356,14 +358,15 @@ comment on function pymem.memory_context_candidates(
     integer, integer, integer, integer, double precision, double precision
 ) is
 $$The ranked candidates of a memory_context block (REQ-MEM-020), one row per memory, block by block, section_rank
-from 1: 'system' (the butler's proven and established rules), 'project' (facts of the butler's own scope),
+from 1: 'system' (the butler's standing rules: proven or established, and explicitly confirmed with memory_confirm
+when the agent inferred them or they were kept for review, pymem_private.rule_is_standing), 'project' (facts of the butler's own scope),
 'knowledge' (the other facts and rules) and 'history' (the butler's recent episodes); the Task block is the
 trigger prompt itself. What is left NULL (scope, w_*, *_limit) is the butler's setting (memory_butler_settings(butler):
 scope = its name, weights 0.4/0.3/0.2/0.1, limits 10/10/10/20 by default). Facts and rules:
 pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" =
 least(1000, max(3*(system_limit+project_limit+knowledge_limit), 30)), bump_references => false, min_relevance), so a
 score is the composite score of memory_recall and a fact or rule below the relevance floor (min_relevance,
-default the relevance model's) is never a candidate, except the butler's proven and established rules, which
+default the relevance model's) is never a candidate, except the butler's standing rules, which
 follow the recalled ones in System with score 0. Episodes: of the butler's 3 x history_limit (at least 30) newest
 live ones (memory_recent_episodes), the history_limit best by score = (w_relevance * relevance + w_importance *
 importance/10 + w_recency * recency) / (w_relevance + w_importance + w_recency), relevance = the cosine similarity

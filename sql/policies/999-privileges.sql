@@ -36,7 +36,7 @@ grant update (
 grant update (
     review_state, maturity, confidence, effectiveness_score, applied_count, success_count, harmful_count,
     reference_count, last_applied_at, last_evaluated_at, last_referenced_at, last_confirmed_at, forgotten_at,
-    metadata, embedding, embedding_model
+    metadata, embedding, embedding_model, confirmed_at
 ) on pymem.rules to pymem_app, pymem_analyst;
 grant select, insert on pymem.memory_events to pymem_app, pymem_analyst;
 grant select on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_links, pymem.memory_events
@@ -90,11 +90,19 @@ pymem.memory_composite_score(
 pymem.memory_effectiveness(integer, integer),
 pymem.memory_rule_maturity(text, integer, integer, text),
 pymem.memory_rule_confidence(text),
+pymem_private.rule_is_standing(text, text, timestamptz),
 pymem.memory_tsquery(text),
 pymem.memory_cjk_runs(text),
 pymem.memory_like_terms(text),
 pymem.memory_ingestion_tier(text, text, text, boolean),
 pymem_private.first_match(text, text[]),
+pymem_private.confusables(boolean),
+pymem_private.leet_folded(text),
+pymem_private.normalised_for_checks(text),
+pymem_private.guard_pattern_rows(text[]),
+pymem_private.guard(text, text[]),
+pymem_private.guard_kinds(boolean, text),
+pymem_private.guard_reason(text[]),
 pymem_private.instruction_like(text),
 pymem_private.speculation(text),
 pymem_private.require_memory_source(text),
