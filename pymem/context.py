@@ -6,7 +6,9 @@ The database ranks and chooses; this module renders and counts, which needs the 
    its proven and established rules; Project, the recalled facts of its scope; History, its recent
    episodes; Knowledge, the other recalled facts and rules (memory_recall's composite score; episodes by
    importance and recency), with the butler's scope, weights and block sizes (pymem.butler_settings);
-2. each candidate is rendered as one line and its tokens counted here (SQL has no tokenizer);
+2. each candidate is rendered as one line and its tokens counted here (SQL has no tokenizer), as
+   pymem.token_counts counts for a budget: the MiniLM tokens, never fewer than the length floor (at most 4 bytes
+   a token), so that a long unbroken word cannot pass for one token (issue 25 finding 5);
 3. pymem.memory_context_select chooses, over those counts, what fits the budget (quotas, spill-over,
    tie-breaks) and refuses a budget too small for the headers (with the Task block, the prompt restated);
 4. the chosen lines are rendered into the five blocks, in the order System, Project, Task, History
@@ -150,7 +152,8 @@ def build_context(
         trigger_prompt=trigger_prompt, butler=butler, query_embedding=query_embedding
     )
     lines = {c.memory_id: render_item(c) for c in candidates}
-    tokens = {memory_id: count_tokens(line) for memory_id, line in lines.items()}
+    # each line with the newline that joins it to the next: the length floor (token_counts) counts every byte
+    tokens = {memory_id: count_tokens(line + "\n") for memory_id, line in lines.items()}
     choices = client.context_select(
         butler=butler,
         token_budget=token_budget,
@@ -184,8 +187,10 @@ def build_context(
         budget = token_budget
     else:
         budget = client.butler_settings(name=butler)[0].context_token_budget
-    # The tokenizer splits on whitespace first, so the text's count is the headers' plus the lines' and
-    # SQL's choice fits; should a tokenizer ever count otherwise, the block must not go out over budget.
+    # The tokenizer splits on whitespace first and the length floor adds up (each line was counted with its
+    # newline; the "(none)" of a filled block is counted in the headers), so the text's count is at most the
+    # headers' plus the lines' and SQL's choice fits; should a count ever add up otherwise, the block must not
+    # go out over budget.
     if total > budget:
         raise RuntimeError(f"memory_context: the block takes {total} tokens, over its budget of {budget}")
     return ContextBlock(

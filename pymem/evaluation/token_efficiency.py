@@ -64,7 +64,8 @@ def _baseline(
     )
     pool.sort(key=lambda c: order.get(c.memory_id, -1), reverse=True)
     header = token_counts.count_tokens(context.render(context.render_header(butler), {}, context.render_task(query)))
-    costs = [(c.memory_id, token_counts.count_tokens(context.render_item(c))) for c in pool]
+    # each line with the newline that joins it, as build_context counts it
+    costs = [(c.memory_id, token_counts.count_tokens(context.render_item(c) + "\n")) for c in pool]
     packed: dict[int, set[Any]] = {}
     for budget in budgets:
         spent, chosen = header, set()

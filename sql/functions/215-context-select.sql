@@ -87,10 +87,11 @@ begin
             or (coalesce(c.value -> 'tokens', c.value -> 'token_count'))::numeric not between 0 and 2147483647
             or (coalesce(c.value -> 'tokens', c.value -> 'token_count'))::numeric
             <> pg_catalog.trunc((coalesce(c.value -> 'tokens', c.value -> 'token_count'))::numeric)
+            or coalesce(pg_catalog.jsonb_typeof(c.value -> 'content'), 'null') not in ('string', 'null')
     ) then
         raise exception 'candidates has an element without a valid section, section_rank, memory_id, score, created_at or tokens'
             using errcode = 'PM002',
-            hint = 'section is system, project, history or knowledge; section_rank a whole number >= 1; tokens (or token_count) a whole number >= 0.';
+            hint = 'section is system, project, history or knowledge; section_rank a whole number >= 1; tokens (or token_count) a whole number >= 0; content, when given, a string.';
     end if;
     if exists (
         select from pg_catalog.jsonb_array_elements(candidates) as c (value)
@@ -113,7 +114,12 @@ begin
             order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
         pg_catalog.array_agg((c.value ->> 'created_at')::timestamptz
             order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer),
-        pg_catalog.array_agg(coalesce(c.value ->> 'tokens', c.value ->> 'token_count')::integer
+        -- a row that carries its content (a memory_context_candidates row) counts at least pymem.token_floor of
+        -- it: a token_count stored before that floor (a 99,000-character word was one token) cannot fool a budget
+        pg_catalog.array_agg(greatest(
+            coalesce(c.value ->> 'tokens', c.value ->> 'token_count')::integer,
+            pymem.token_floor(c.value ->> 'content')
+        )
             order by pg_catalog.array_position(v_sections, c.value ->> 'section'), (c.value ->> 'section_rank')::integer)
     into v_sec, v_rank, v_id, v_score, v_created, v_tokens
     from pg_catalog.jsonb_array_elements(candidates) as c (value);
@@ -186,7 +192,9 @@ comment on function pymem.memory_context_select(text, jsonb, integer, integer) i
 $$Which candidates of memory_context_candidates go into a context block of at most token_budget tokens (default:
 the butler's context_token_budget), header_tokens of which the block's headers take (PM002 when they alone do
 not fit). candidates: a JSON array of candidate rows, each with section, section_rank, memory_id, score,
-created_at and tokens (the tokens of its rendered line; token_count, the content's, when tokens is absent).
+created_at and tokens (the tokens of its rendered line; token_count, the content's, when tokens is absent); an element
+that carries its content (a string) counts at least pymem.token_floor(content) tokens, so a count stored before that
+floor cannot take a long text past the budget.
 First pass: each block (system, project, history, knowledge; Task, the trigger prompt, is in header_tokens) takes
 its best items while they fit in floor(quota * (budget - header_tokens)), the butler's context.quotas
 (0.15/0.25/0.2/0.4); second pass: what is left goes to the best next item
