@@ -252,10 +252,10 @@ def test_a_failing_file_leaves_nothing_half_imported(
     with as_tenant("acme") as conn:
         before = facts(conn, "b.md")
     # chunk 1 changes and is stored, then chunk 2 fails: the file's transaction is rolled back
-    huge_word = "x" * 100_001  # one (unknown) token, too long a content
-    write(path, f"# Bob\nBob swims daily.\n\n# Work\nBob is a baker {huge_word}.\n")
+    huge_word = "x" * 100_001  # an [UNK] of 50,001 tokens (one a 2 bytes): in one chunk of at most 60,000 tokens,
+    write(path, f"# Bob\nBob swims daily.\n\n# Work\nBob is a baker {huge_word}.\n")  # too long a content
     with pytest.raises(InvalidArgumentError, match=r"b\.md: content is too long"):
-        run_import(app, tmp_path, embedder)
+        run_import(app, tmp_path, embedder, max_tokens=60_000)
     write(path, "# Bob\nBob swims daily.\x00\n")
     with pytest.raises(InvalidArgumentError, match=r"b\.md: not a text file"):
         run_import(app, tmp_path, embedder)
