@@ -71,6 +71,7 @@ return pg_catalog.format(
         when 'command' then 'text that asks to run a command'
         when 'secret' then 'text that asks for secrets'
         when 'quoted_source' then 'text quoted from another source'
+        when 'artifact' then 'text that names an address, a number or code'
         else 'text that tries to instruct the agent'
     end,
     guard_reason.guard[2],
@@ -365,7 +366,7 @@ begin
     if v_grounded.review_state = 'approved' and v_episode is not null then
         v_guard := pymem_private.guard(
             (select e.content from pymem.episodes as e where e.tenant_id = p_tenant and e.id = v_episode),
-            array['instruction', 'obedience', 'exfiltration', 'command', 'secret', 'quoted_source']
+            array['instruction', 'obedience', 'exfiltration', 'command', 'secret', 'quoted_source', 'artifact']
         );
         if v_guard is not null then
             v_grounded.review_state := 'pending_review';
@@ -382,6 +383,7 @@ $$;
 comment on function pymem_private.ground(text, text, text, text, uuid) is
 $$What memory_store_fact and memory_store_rule write as provenance: the source episode (given, or the episode id
 the citation is; PM003 for one the tenant does not have), the citation, and the review state and reason of
-memory_ingestion_tier, at most 'pending_review' when the source episode's text steers the agent (any kind of
-pymem_private.guard: what consolidation draws from an injected episode waits for memory_confirm); PM007 when the
-content is refused as speculation.$$;
+memory_ingestion_tier, at most 'pending_review' when the source episode's text steers the agent or names an
+external address, a phone or account number or shell syntax (every kind of pymem_private.guard, 'artifact'
+included: what consolidation draws from such an episode waits for memory_confirm); PM007 when the content is
+refused as speculation.$$;
