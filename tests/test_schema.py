@@ -153,14 +153,20 @@ def test_permanence_to_decay_rate_mapping(as_tenant: Tenant, permanence: str, ra
     assert fact_rate == rule_rate == sql_rate == (rate,)
 
 
-def test_decay_rate_follows_a_permanence_change_and_cannot_be_forged(as_tenant: Tenant) -> None:
+def test_decay_rate_follows_a_permanence_change_and_cannot_be_forged(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
     with as_tenant("acme") as conn:
         fact = insert_fact(conn, "user", "mood", "cheerful", permanence="ephemeral", decay_rate=0.5)
         assert conn.execute("select decay_rate from pymem.facts").fetchone() == (0.1,)
-        conn.execute("update pymem.facts set permanence = 'stable' where id = %s", (fact,))
-        assert conn.execute("select decay_rate from pymem.facts").fetchone() == (0.002,)
-        conn.execute("update pymem.facts set decay_rate = 0.9 where id = %s", (fact,))
-        assert conn.execute("select decay_rate from pymem.facts").fetchone() == (0.002,)
+    # tenant roles may UPDATE neither column (column-level grants: issue 25, finding 1); the owner's trigger holds
+    for column, value in (("permanence", "stable"), ("decay_rate", "0.9")):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), as_tenant("acme") as conn:
+            conn.execute(f"update pymem.facts set {column} = %s where id = %s", (value, fact))
+    superuser.execute("update pymem.facts set permanence = 'stable' where id = %s", (fact,))
+    assert superuser.execute("select decay_rate from pymem.facts").fetchone() == (0.002,)
+    superuser.execute("update pymem.facts set decay_rate = 0.9 where id = %s", (fact,))
+    assert superuser.execute("select decay_rate from pymem.facts").fetchone() == (0.002,)
 
 
 @pytest.mark.parametrize("table", ["facts", "rules"])
@@ -283,7 +289,7 @@ def test_deleting_a_memory_deletes_its_links(as_tenant: Tenant) -> None:
             " values ('fact', %s, 'episode', %s, 'derived_from')",
             (fact, episode),
         )
-        conn.execute("delete from pymem.episodes where id = %s", (episode,))
+        conn.execute("select pymem_private.delete_memories(array['episode'], array[%s]::uuid[])", (episode,))
         assert conn.execute("select count(*) from pymem.memory_links").fetchone() == (0,)
         assert conn.execute("select source_episode_id from pymem.facts").fetchone() == (None,)
 
@@ -373,7 +379,9 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
            and i.indexrelid not in ('pymem_private.api_tokens_pkey'::regclass,
                                     'pymem_private.api_tokens_token_hash_key'::regclass)
            -- tables without tenant data: the configured model, relevance models, vector index measurements
-           and t.relname not in ('embedding_config', 'relevance_models', 'index_health', 'index_rebuilds', 'guard_patterns')
+           and t.relname not in (
+               'embedding_config', 'relevance_models', 'index_health', 'index_rebuilds', 'guard_patterns'
+           )
         """
     ).fetchall()
     leading = dict(rows)
