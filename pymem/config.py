@@ -38,6 +38,9 @@ PYMEM_ALLOWED_ORIGINS  browser Origins allowed besides http://localhost:PORT and
 PYMEM_HEADER_TIMEOUT  seconds a client has to send a request's headers (default 10; then 408, closed)
 PYMEM_BODY_TIMEOUT  seconds a client has to send a request's body once its headers are in (default 30)
 PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first migrated
+PYMEM_MAX_RESULT_BYTES  the most bytes of results memory_search and memory_recall return in one response
+                 (default 1048576, 1 MiB; at least one result); the ranked results past it are left out and
+                 the response says how many (truncated, left_out, note)
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ from pymem.errors import InvalidArgumentError
 
 FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database", "reranker"})
 DEFAULT_MODEL_CONCURRENCY = 2  # embeddings and token counts computed at once by the server
+DEFAULT_MAX_RESULT_BYTES = 1024 * 1024  # results of one search or recall response (issue 25, finding 6)
 DEFAULT_MAX_REQUEST_BODY = 2 * 1024 * 1024  # bytes: a 100,000-character content, JSON-escaped, is at most 1.2 MB
 DEFAULT_INDEX_CHECK_INTERVAL = 3600  # seconds between the index worker's health checks in `pymem serve` (0: no worker)
 DEFAULT_INDEX_CHECK_WRITES = 10_000  # rows written to the memory tables that bring a check forward
@@ -89,6 +93,7 @@ class Settings:
     reranker: Path | None = None  # PYMEM_RERANKER: a folder with a cross-encoder's model.onnx and tokenizer.json
     model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # PYMEM_MODEL_CONCURRENCY
     max_request_body: int = DEFAULT_MAX_REQUEST_BODY  # PYMEM_MAX_REQUEST_BODY, bytes
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # PYMEM_MAX_RESULT_BYTES
     # the index worker of `pymem serve` (pymem.index_worker): seconds between checks (0: no worker), and rows written
     index_check_interval: int = DEFAULT_INDEX_CHECK_INTERVAL  # PYMEM_INDEX_CHECK_INTERVAL
     index_check_writes: int = DEFAULT_INDEX_CHECK_WRITES  # PYMEM_INDEX_CHECK_WRITES
@@ -132,6 +137,7 @@ class Settings:
             reranker=Path(reranker).expanduser() if (reranker := get("PYMEM_RERANKER", "reranker")) else None,
             model_concurrency=_positive("PYMEM_MODEL_CONCURRENCY", DEFAULT_MODEL_CONCURRENCY),
             max_request_body=_positive("PYMEM_MAX_REQUEST_BODY", DEFAULT_MAX_REQUEST_BODY),
+            max_result_bytes=_positive("PYMEM_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES),
             index_check_interval=_positive("PYMEM_INDEX_CHECK_INTERVAL", DEFAULT_INDEX_CHECK_INTERVAL, zero=True),
             index_check_writes=_positive("PYMEM_INDEX_CHECK_WRITES", DEFAULT_INDEX_CHECK_WRITES),
             max_sessions_per_token=_positive("PYMEM_MAX_SESSIONS_PER_TOKEN", DEFAULT_MAX_SESSIONS_PER_TOKEN),

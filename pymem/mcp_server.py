@@ -51,14 +51,14 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resolve import Resolve, Sample
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS, CreateMessageResult, TextContent, ToolAnnotations
+from mcp_types import INVALID_PARAMS, CallToolResult, CreateMessageResult, TextContent, ToolAnnotations
 from psycopg_pool import ConnectionPool
 from pydantic import AfterValidator, Field
 
-from pymem import __version__, butlers, consolidation, context, limits, token_counts
+from pymem import __version__, butlers, consolidation, context, limits, token_counts, tool_results
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
 from pymem.client import MemoryClient, PendingEpisode
-from pymem.config import DEFAULT_MODEL_CONCURRENCY
+from pymem.config import DEFAULT_MAX_RESULT_BYTES, DEFAULT_MODEL_CONCURRENCY
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, RefusedError, translate
 from pymem.models import (
@@ -221,6 +221,7 @@ class Runtime:
     owns_pool: bool = True
     replica: ReadReplica | None = None
     reranker: CrossEncoder | None = None  # the second stage's model, when PYMEM_RERANKER names one
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # results of one search / recall response (ServerOptions)
 
 
 def _runtime(ctx: Context) -> Runtime:
@@ -613,10 +614,12 @@ async def memory_search(
         ),
     ] = False,
     as_tenant: AsTenant = None,
-) -> SearchResult:
+) -> Annotated[CallToolResult, SearchResult]:
     """Search episodes, facts and rules by meaning and by keyword. Returns scored results with
     type, id, content, score, calibrated relevance, confidence and provenance (source butler,
-    session, source episode, file, who stored it). Updates the returned memories' reference counts."""
+    session, source episode, file, who stored it). Updates the returned memories' reference counts. A response
+    holds at most the server's byte limit of results (1 MiB by default): past it, truncated and left_out say how
+    many ranked results were left out."""
     vector = await _embed(ctx, query) if mode != "keyword" else None
     reranker = _runtime(ctx).reranker if rerank else None
 
@@ -633,13 +636,27 @@ async def memory_search(
             **stage,
         )
 
-    def work(db: MemoryClient) -> list[SearchHit]:
+    def work(db: MemoryClient) -> tuple[list[SearchHit], int]:
         if reranker is None:  # one stage, or the calibrated relevance as the second
-            return searched(db, limit, rerank=rerank)
-        return _cross_encoded(db, reranker, query, limit, lambda depth: searched(db, depth, bump_references=False))
+            found = searched(db, limit, rerank=rerank)
+        else:
+            found = _cross_encoded(db, reranker, query, limit, lambda depth: searched(db, depth, bump_references=False))
+        return tool_results.fit(found, max_bytes, tool_results.json_bytes(query) + 512)
 
-    hits = await _run(ctx, caller, "memory_search", SCOPE_READ, as_tenant, work, references=_returned)
-    return SearchResult(query=query, mode=hits[0].search_mode if hits else None, results=hits)
+    max_bytes = _runtime(ctx).max_result_bytes
+    hits, left_out = await _run(
+        ctx, caller, "memory_search", SCOPE_READ, as_tenant, work, references=lambda fitted: _returned(fitted[0])
+    )
+    note = tool_results.truncation_note(left_out, max_bytes)
+    result = SearchResult(
+        query=query,
+        mode=hits[0].search_mode if hits else None,
+        results=hits,
+        truncated=left_out > 0,
+        left_out=left_out,
+        note=note,
+    )
+    return tool_results.tool_result(result, tool_results.summary("memory_search", hits, note))
 
 
 def _cross_encoded(
@@ -687,7 +704,7 @@ async def memory_recall(
         ),
     ] = None,
     as_tenant: AsTenant = None,
-) -> RecallResult:
+) -> Annotated[CallToolResult, RecallResult]:
     """Recall the facts and rules (not episodes) that matter for a topic, ranked by the composite
     score of relevance, importance, recency and confidence. The primary tool for agents. Relevance
     is a calibrated probability that the memory is about the topic; memories below the relevance
@@ -695,18 +712,23 @@ async def memory_recall(
     Updates the returned memories' reference counts. The weights are those of the butler named by
     scope (its butler.toml), else 0.4/0.3/0.2/0.1."""
     vector = await _embed(ctx, topic)
-    hits = await _run(
+    max_bytes = _runtime(ctx).max_result_bytes
+    hits, left_out = await _run(
         ctx,
         caller,
         "memory_recall",
         SCOPE_READ,
         as_tenant,
-        lambda db: db.recall(
-            topic=topic, scope=scope, limit=limit, query_embedding=vector, min_relevance=min_relevance
+        lambda db: tool_results.fit(
+            db.recall(topic=topic, scope=scope, limit=limit, query_embedding=vector, min_relevance=min_relevance),
+            max_bytes,
+            tool_results.json_bytes(topic) + 512,
         ),
-        references=_returned,
+        references=lambda fitted: _returned(fitted[0]),
     )
-    return RecallResult(topic=topic, scope=scope, results=hits)
+    note = tool_results.truncation_note(left_out, max_bytes)
+    result = RecallResult(topic=topic, scope=scope, results=hits, truncated=left_out > 0, left_out=left_out, note=note)
+    return tool_results.tool_result(result, tool_results.summary("memory_recall", hits, note))
 
 
 async def memory_get(
@@ -1075,6 +1097,7 @@ class ServerOptions:
     replica_pool: ConnectionPool | None = None  # a read replica's pymem_app pool (pymem.pool.make_pool(read_only=True))
     reranker: CrossEncoder | None = None  # a cross-encoder for memory_search(rerank=True) (pymem.rerankers)
     model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # embeddings and token counts at once; more calls wait
+    max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # results of one search / recall response (PYMEM_MAX_RESULT_BYTES)
 
 
 def sync_butler_settings(options: ServerOptions) -> None:
@@ -1109,6 +1132,7 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
             owns_pool=options.owns_pool,
             replica=ReadReplica(replica, ReferenceForwarder(options.pool)) if replica is not None else None,
             reranker=options.reranker,
+            max_result_bytes=options.max_result_bytes,
         )
         if options.owns_pool:
             await anyio.to_thread.run_sync(lambda: options.pool.open(wait=True, timeout=30))

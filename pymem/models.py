@@ -81,6 +81,9 @@ class SearchResult(BaseModel):
         description="the mode used (hybrid falls back to keyword without an embedding); null when nothing was found"
     )
     results: list[SearchHit]
+    truncated: bool = Field(default=False, description="true when results were left out for the response's size")
+    left_out: int = Field(default=0, description="how many ranked results were left out for the response's size")
+    note: str | None = Field(default=None, description="why results were left out, and how to get them")
 
 
 class RecallHit(Provenance):
@@ -108,6 +111,9 @@ class RecallResult(BaseModel):
     topic: str
     scope: str | None
     results: list[RecallHit]
+    truncated: bool = Field(default=False, description="true when results were left out for the response's size")
+    left_out: int = Field(default=0, description="how many ranked results were left out for the response's size")
+    note: str | None = Field(default=None, description="why results were left out, and how to get them")
 
 
 class MemoryRecord(Provenance):

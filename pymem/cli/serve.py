@@ -117,6 +117,7 @@ def serve(
         replica_pool=replica_pool,
         reranker=CrossEncoder(settings.reranker) if settings.reranker is not None else None,
         model_concurrency=settings.model_concurrency,
+        max_result_bytes=settings.max_result_bytes,
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
