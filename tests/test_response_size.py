@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from mcp_types import TextContent
 from psycopg_pool import ConnectionPool
 
 from pymem.config import DEFAULT_MAX_RESULT_BYTES
@@ -71,6 +72,7 @@ async def test_a_large_result_set_is_cut_at_the_byte_limit_and_sent_once(
     # bounded: the structured results within the limit, the text a short summary
     assert len(json.dumps(structured["results"], ensure_ascii=False).encode()) <= limit
     (text,) = result.content
+    assert isinstance(text, TextContent)
     assert len(text.text.encode()) <= SUMMARY_BYTES and "Truncated:" in text.text
     assert wire_bytes(result) <= limit + SUMMARY_BYTES + 4096
     # each memory once: its marker appears once per returned result in the whole response
@@ -107,4 +109,5 @@ async def test_a_normal_response_is_whole(app_pool: ConnectionPool, embedder: Em
     }
     assert found["mode"] == "hybrid" and found["query"] == "green tea"
     (text,) = result.content
+    assert isinstance(text, TextContent)
     assert text.text.startswith("memory_search: 2 result(s)") and "The user likes green tea" in text.text
