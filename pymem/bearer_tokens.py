@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg_pool import PoolTimeout
 
 from pymem.client import SqlClient
 from pymem.errors import InvalidArgumentError, translate
@@ -222,6 +223,8 @@ class PymemTokenVerifier:
         try:
             with self._pool.connection() as conn:
                 return verify_token(conn, token)
+        except PoolTimeout:
+            raise  # no free connection within the pool's timeout: a second wait would only double it
         except psycopg.OperationalError as exc:
             # the connection was lost under the check (a restart, pg_terminate_backend): once more on a new one,
             # rather than answer 401 to a valid token (the pool replaces the dead connection)

@@ -41,6 +41,11 @@ PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first m
 PYMEM_MAX_RESULT_BYTES  the most bytes of results memory_search and memory_recall return in one response
                  (default 1048576, 1 MiB; at least one result); the ranked results past it are left out and
                  the response says how many (truncated, left_out, note)
+PYMEM_POOL_SIZE  pymem_app connections `pymem serve` keeps at most (default 8)
+PYMEM_POOL_TIMEOUT  seconds a call may wait for a free connection before it fails with a "busy, try
+                 again" error (default 5)
+PYMEM_TENANT_CONNECTIONS  connections the calls of one tenant may hold at once on `pymem serve --transport
+                 http` (default: half of PYMEM_POOL_SIZE); a further call waits up to PYMEM_POOL_TIMEOUT
 """
 
 from __future__ import annotations
@@ -68,6 +73,9 @@ DEFAULT_MAX_SESSIONS = 1000  # the whole server: about 44 KB each
 DEFAULT_SESSION_IDLE_TIMEOUT = 1800  # seconds, the MCP SDK's default
 DEFAULT_HEADER_TIMEOUT = 10  # seconds to send a request's headers
 DEFAULT_BODY_TIMEOUT = 30  # seconds to send a body (at most PYMEM_MAX_REQUEST_BODY) once the headers are in
+# the server's pymem_app connections (pymem.pool): how many, and how long a call waits for one (issue 25, finding 1)
+DEFAULT_POOL_SIZE = 8
+DEFAULT_POOL_TIMEOUT = 5  # seconds; then "busy, try again" (pymem.errors.BusyError)
 
 
 def _env(name: str) -> str | None:
@@ -107,6 +115,15 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()  # PYMEM_ALLOWED_ORIGINS
     header_timeout: int = DEFAULT_HEADER_TIMEOUT  # PYMEM_HEADER_TIMEOUT, seconds
     body_timeout: int = DEFAULT_BODY_TIMEOUT  # PYMEM_BODY_TIMEOUT, seconds
+    # the server's connection pool: its size, the wait for a connection, and one tenant's share (None: half)
+    pool_size: int = DEFAULT_POOL_SIZE  # PYMEM_POOL_SIZE
+    pool_timeout: int = DEFAULT_POOL_TIMEOUT  # PYMEM_POOL_TIMEOUT, seconds
+    tenant_connections: int | None = None  # PYMEM_TENANT_CONNECTIONS
+
+    @property
+    def connections_per_tenant(self) -> int:
+        """PYMEM_TENANT_CONNECTIONS, else half the pool (at least 1), and never more than the pool."""
+        return min(self.pool_size, self.tenant_connections or max(1, self.pool_size // 2))
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -148,6 +165,9 @@ class Settings:
             allowed_origins=_list("PYMEM_ALLOWED_ORIGINS"),
             header_timeout=_positive("PYMEM_HEADER_TIMEOUT", DEFAULT_HEADER_TIMEOUT),
             body_timeout=_positive("PYMEM_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT),
+            pool_size=_positive("PYMEM_POOL_SIZE", DEFAULT_POOL_SIZE),
+            pool_timeout=_positive("PYMEM_POOL_TIMEOUT", DEFAULT_POOL_TIMEOUT),
+            tenant_connections=_positive("PYMEM_TENANT_CONNECTIONS", 0, zero=True) or None,
         )
 
 

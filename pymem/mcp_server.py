@@ -80,6 +80,7 @@ from pymem.models import (
     StatsResult,
     StoredMemory,
 )
+from pymem.pool import TenantSlots
 from pymem.refusals import store_or_refusal
 from pymem.rerankers import CrossEncoder
 from pymem.tenancy import MAX_TENANT_LENGTH, act_as_transaction, tenant_transaction
@@ -221,6 +222,7 @@ class Runtime:
     owns_pool: bool = True
     replica: ReadReplica | None = None
     reranker: CrossEncoder | None = None  # the second stage's model, when PYMEM_RERANKER names one
+    tenant_slots: TenantSlots | None = None  # one tenant's share of the pool (ServerOptions.tenant_connections)
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # results of one search / recall response (ServerOptions)
 
 
@@ -299,7 +301,11 @@ async def _run(
         return result
 
     try:
-        return await anyio.to_thread.run_sync(call)
+        if runtime.tenant_slots is None:
+            return await anyio.to_thread.run_sync(call)
+        # one tenant's calls hold at most its share of the pool: its stuck calls leave connections for the others
+        async with runtime.tenant_slots.slot(caller.tenant_id):
+            return await anyio.to_thread.run_sync(call)
     except PymemError as exc:
         raise ToolError(str(exc)) from None
     except psycopg.Error as exc:
@@ -1097,6 +1103,7 @@ class ServerOptions:
     replica_pool: ConnectionPool | None = None  # a read replica's pymem_app pool (pymem.pool.make_pool(read_only=True))
     reranker: CrossEncoder | None = None  # a cross-encoder for memory_search(rerank=True) (pymem.rerankers)
     model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # embeddings and token counts at once; more calls wait
+    tenant_connections: int | None = None  # pooled connections one tenant's calls may hold at once (None: any)
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # results of one search / recall response (PYMEM_MAX_RESULT_BYTES)
 
 
@@ -1132,6 +1139,9 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
             owns_pool=options.owns_pool,
             replica=ReadReplica(replica, ReferenceForwarder(options.pool)) if replica is not None else None,
             reranker=options.reranker,
+            tenant_slots=(
+                TenantSlots(options.tenant_connections, options.pool.timeout) if options.tenant_connections else None
+            ),
             max_result_bytes=options.max_result_bytes,
         )
         if options.owns_pool:

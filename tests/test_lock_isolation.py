@@ -9,21 +9,32 @@ or for a pooled connection, gets a clear "busy, try again" error instead of hang
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
+import anyio
+import httpx2
 import psycopg
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from pgvector.psycopg import register_vector
 from psycopg import sql
+from psycopg.conninfo import make_conninfo
 
+from pymem import bearer_tokens, embedded, migrate
 from pymem.embeddings import Embedder
 from pymem.errors import BusyError, translate
 from pymem.pool import make_pool
+from pymem.stress import spawn_http_server
 from pymem.tenancy import tenant_transaction
 from tests.conftest import Tenant, app_dsn_for, connect_as
+from tests.mcpclient import call as call_tool
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
 
 # PostgreSQL's table lock modes, weakest first; tenant roles may take the first three at most
@@ -266,3 +277,83 @@ def test_a_pool_without_a_free_connection_answers_busy_in_time(db_dsn: str) -> N
     assert len(errors) == 1 and waited < QUICK
     busy = translate(errors[0])  # type: ignore[arg-type]
     assert isinstance(busy, BusyError) and "no database connection became free" in str(busy)
+
+
+@pytest.fixture
+def served_db(pg_server: embedded.EmbeddedServer) -> Iterator[str]:
+    """A database of its own for a `pymem serve` process (migrated like a fresh install)."""
+    name = "pymem_lock_isolation"
+    admin = pg_server.conninfo()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    dsn = pg_server.conninfo(dbname=name)
+    migrate.upgrade(dsn)
+    yield dsn
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+
+
+@asynccontextmanager
+async def http_client(url: str, token: str) -> AsyncIterator[Client]:
+    async with (
+        httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as http,
+        Client(streamable_http_client(url, http_client=http)) as client,
+    ):
+        yield client
+
+
+STUCK = 8  # acme's calls stuck behind its analyst's row lock: as many as the server's pool had connections
+
+
+@pytest.mark.anyio
+async def test_one_tenants_stuck_calls_get_busy_and_leave_the_server_to_the_others(
+    served_db: str, make_login: Any, tmp_path: Path
+) -> None:
+    """The issue's scenario through a real `pymem serve --transport http` with its default pool: tenant acme's
+    calls stuck behind its own analyst's row lock hold at most acme's share of the pool (half of it), the
+    others are answered "busy, try again" within PYMEM_POOL_TIMEOUT instead of hanging, and another tenant's
+    initialize (its bearer token is checked on a pooled connection) and calls go through at once."""
+    acme, globex = bearer_tokens.create_token(served_db, "acme"), bearer_tokens.create_token(served_db, "globex")
+    with psycopg.connect(served_db, autocommit=True) as superuser:
+        role = make_login(None, analyst=False)
+        superuser.execute("select pymem.memory_bind_role(%s, 'acme')", (role,))
+    analyst = psycopg.connect(make_conninfo(served_db, user=role), autocommit=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYMEM_")}
+    env.update(
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+        PYMEM_DSN=served_db,
+        PYMEM_EMBEDDINGS="off",
+        PYMEM_POOL_TIMEOUT="2",
+        PYMEM_INDEX_CHECK_INTERVAL="0",
+    )
+    outcomes: list[str] = []
+
+    async def confirm(client: Client, fact: str) -> None:
+        result = await client.call_tool("memory_confirm", {"type": "fact", "id": fact})
+        outcomes.append(" ".join(getattr(part, "text", "") for part in result.content) if result.is_error else "ok")
+
+    globex_took = float("inf")
+    with spawn_http_server(env, tmp_path) as server, analyst:
+        fact = str(store_fact(analyst, "user", "diet", "The user is vegetarian."))
+        async with http_client(server.url, acme.token) as acme_client, anyio.create_task_group() as tasks:
+            with analyst.transaction():
+                analyst.execute("select 1 from pymem.facts where id = %s for update", (fact,))
+                for _ in range(STUCK):
+                    tasks.start_soon(confirm, acme_client, fact)
+                await anyio.sleep(1)
+                started = time.monotonic()
+                with anyio.move_on_after(15):  # without the fix: until acme's calls give their connections back
+                    async with http_client(server.url, globex.token) as globex_client:
+                        await call_tool(
+                            globex_client, "memory_store_fact", subject="user", predicate="home", content="Oslo"
+                        )
+                        found = await call_tool(globex_client, "memory_search", query="Oslo")
+                    globex_took = time.monotonic() - started
+                await anyio.sleep(max(0.0, 2.5 - (time.monotonic() - started)))  # past PYMEM_POOL_TIMEOUT
+            # the analyst's transaction is over: acme's calls that held a connection complete
+    assert globex_took < QUICK and len(found["results"]) == 1
+    busy = [o for o in outcomes if o != "ok"]
+    assert len(outcomes) == STUCK and len(busy) == STUCK // 2, outcomes
+    assert all("busy, try again" in o and "acme" in o for o in busy), busy

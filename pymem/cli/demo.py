@@ -171,8 +171,12 @@ def run(out: TextIO = sys.stdout, settings: Settings | None = None) -> None:
     pool.open(wait=True)
     try:
         with pool.connection() as conn, tenant_transaction(conn, TENANT, actor="pymem-demo"):
-            for table in ("facts", "rules", "episodes"):  # a fresh start for the demo tenant only
-                conn.execute(f"delete from pymem.{table}")
+            # a fresh start for the demo tenant only (pymem_app deletes through pymem_private.delete_memories)
+            conn.execute(
+                "select pymem_private.delete_memories(array_agg(m.t), array_agg(m.i)) from ("
+                " select 'fact', f.id from pymem.facts as f union all select 'rule', r.id from pymem.rules as r"
+                " union all select 'episode', e.id from pymem.episodes as e) as m (t, i)"
+            )
         server = build_server(
             ServerOptions(
                 pool=pool,

@@ -93,7 +93,8 @@ def serve(
     if transport == "http" and tenant:
         raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
     db = open_database(settings)
-    pool = make_pool(db.app_dsn, open=False)
+    # bounded waits for a connection: past PYMEM_POOL_TIMEOUT a call gets "busy, try again" (issue 25, finding 1)
+    pool = make_pool(db.app_dsn, open=False, max_size=settings.pool_size, timeout=settings.pool_timeout)
     replica_dsn = replica_dsn or settings.replica_dsn
     # a replica that cannot answer within the timeout sends the read to the primary
     replica_pool = make_pool(replica_dsn, open=False, read_only=True, timeout=5) if replica_dsn else None
@@ -118,6 +119,8 @@ def serve(
         reranker=CrossEncoder(settings.reranker) if settings.reranker is not None else None,
         model_concurrency=settings.model_concurrency,
         max_result_bytes=settings.max_result_bytes,
+        # over HTTP one tenant's calls hold at most its share of the pool (stdio serves one tenant)
+        tenant_connections=settings.connections_per_tenant if transport == "http" else None,
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
