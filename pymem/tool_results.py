@@ -22,8 +22,10 @@ from pydantic import BaseModel
 
 T = TypeVar("T", bound=BaseModel)
 
-SUMMARY_BYTES = 4096  # the text summary's size at most
-PREVIEW_CHARACTERS = 160  # of each result's content in the summary
+SUMMARY_BYTES = 16384  # the text summary's size at most
+# of each result's content in the summary: the whole of a typical fact or rule, for clients whose model reads only
+# the text (a memory longer than this is cut, and is whole in the structured content)
+PREVIEW_CHARACTERS = 1000
 
 
 def json_bytes(value: Any) -> int:
