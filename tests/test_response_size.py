@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 from pymem.config import DEFAULT_MAX_RESULT_BYTES
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.mcp_server import ServerOptions, build_server
-from pymem.tool_results import SUMMARY_BYTES
+from pymem.tool_results import PREVIEW_CHARACTERS, SUMMARY_BYTES
 from tests.mcpclient import call
 
 pytestmark = pytest.mark.anyio
@@ -78,7 +78,8 @@ async def test_a_large_result_set_is_cut_at_the_byte_limit_and_sent_once(
     # each memory once: its marker appears once per returned result in the whole response
     assert result.model_dump_json(by_alias=True).count(MARKER) == kept + text.text.count(MARKER)
     assert text.text.count(MARKER) == kept  # the summary's previews name each result, without its content
-    assert FILLER[:400] not in text.text
+    # a preview holds the start of a memory, never more of it
+    assert FILLER[:PREVIEW_CHARACTERS] not in text.text
 
 
 async def test_the_default_limit_is_one_mebibyte(app_pool: ConnectionPool, embedder: Embedder, tmp_path: Path) -> None:
