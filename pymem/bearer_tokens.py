@@ -37,6 +37,9 @@ if TYPE_CHECKING:  # the MCP SDK is imported by the verifier only, so the CLI st
 SCOPE_READ = "memory:read"
 SCOPE_WRITE = "memory:write"
 SCOPE_ADMIN = "memory:admin"
+# a human reviewer: memory_confirm approves what was kept for review and confirms inferred rules
+# (pymem_private.caller_may_review); never give it to an agent
+SCOPE_REVIEW = "memory:review"
 
 TOKEN_PREFIX = "pmt_"
 MAX_TOKEN_LENGTH = 200
@@ -106,13 +109,19 @@ def new_token() -> str:
     return TOKEN_PREFIX + secrets.token_urlsafe(32)
 
 
-def token_scopes(*, admin: bool = False, read_only: bool = False) -> tuple[str, ...]:
-    """read + write by default; read only with read_only; admin adds memory:admin."""
+def token_scopes(*, admin: bool = False, read_only: bool = False, review: bool = False) -> tuple[str, ...]:
+    """read + write by default; read only with read_only; admin adds memory:admin, review memory:review (a
+    reviewer approves with memory_confirm, which writes: not with read_only)."""
     if admin and read_only:
         raise InvalidArgumentError("a token is either admin or read-only, not both")
+    if review and read_only:
+        raise InvalidArgumentError(
+            "a review token cannot be read-only: approving (memory_confirm) writes",
+            hint="pymem token create --review gives memory:read, memory:write and memory:review",
+        )
     if read_only:
         return (SCOPE_READ,)
-    return (SCOPE_READ, SCOPE_WRITE, SCOPE_ADMIN) if admin else (SCOPE_READ, SCOPE_WRITE)
+    return (SCOPE_READ, SCOPE_WRITE) + ((SCOPE_ADMIN,) if admin else ()) + ((SCOPE_REVIEW,) if review else ())
 
 
 @contextmanager
@@ -136,6 +145,7 @@ def create_token(
     *,
     admin: bool = False,
     read_only: bool = False,
+    review: bool = False,
     expires_in: timedelta | None = None,
     label: str | None = None,
 ) -> IssuedToken:
@@ -146,7 +156,7 @@ def create_token(
     InvalidArgumentError.
     """
     tenant = validate_tenant_id(tenant_id)
-    scopes = token_scopes(admin=admin, read_only=read_only)
+    scopes = token_scopes(admin=admin, read_only=read_only, review=review)
     token = new_token()
     # one statement, so that the expiry is reckoned on the database's clock (and an overflow is the database's
     # error): the one call of a pymem function that does not go through a client

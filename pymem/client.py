@@ -257,6 +257,22 @@ class ExtractedStatement:
 
 
 @dataclass(frozen=True)
+class ReviewItem:
+    """A row of pymem.memory_review_queue: a fact or rule that waits for a human reviewer."""
+
+    memory_type: str
+    memory_id: UUID
+    short_id: str
+    waiting: str  # pending_review (kept for review) | unconfirmed (inferred by the agent, not confirmed)
+    reason: str
+    content: str
+    source: str | None
+    source_episode_id: UUID | None
+    maturity: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
 class PendingEpisode:
     """A row of pymem.memory_unconsolidated_episodes."""
 
@@ -578,9 +594,18 @@ class MemoryClient(SqlClient):
 
     # Changing ---------------------------------------------------------------------------------------
 
-    def confirm(self, *, type: str, id: UUID) -> ConfirmResult:
-        """pymem.memory_confirm: reset a fact's or rule's decay clock."""
+    def confirm(self, *, type: str, id: UUID, reviewer: str | None = None) -> ConfirmResult:
+        """pymem.memory_confirm: reset a fact's or rule's decay clock. reviewer: the caller is a human reviewer,
+        so named (a token with the scope memory:review, `pymem review approve`): it is declared in the
+        transaction-local setting pymem.reviewer, and only then may the confirmation approve what was kept for
+        review or make an inferred rule standing behaviour (pymem_private.caller_may_review decides)."""
+        if reviewer is not None:
+            self.conn.execute("select pg_catalog.set_config('pymem.reviewer', %s::text, true)", (reviewer,))
         return self._one(ConfirmResult, "memory_confirm", type=("text", type), id=("uuid", id))
+
+    def review_queue(self, *, limit: int | None = None) -> list[ReviewItem]:
+        """pymem.memory_review_queue: what waits for a human reviewer, oldest first."""
+        return self._rows(ReviewItem, "memory_review_queue", limit=("integer", limit))
 
     def mark_helpful(self, *, rule_id: UUID) -> FeedbackResult:
         """pymem.memory_mark_helpful."""

@@ -68,6 +68,14 @@ class RefusedError(PymemError):
     sqlstate = "PM007"
 
 
+class ReviewerRequiredError(PymemError):
+    """Approving a fact or rule kept for review was asked of someone who is not a reviewer (PM008): nothing
+    changed. A reviewer is a login bound to the tenant, a bearer token with the scope memory:review, or
+    `pymem review approve` (pymem_private.caller_may_review); the agent itself never is."""
+
+    sqlstate = "PM008"
+
+
 class PermissionDeniedError(PymemError):
     """Row-level security or a missing privilege refused the operation (42501)."""
 
@@ -104,6 +112,7 @@ _BY_SQLSTATE: dict[str, type[PymemError]] = {
         IncompatibleDatabaseError,
         NotElevatedError,
         RefusedError,
+        ReviewerRequiredError,
         PermissionDeniedError,
         ConflictError,
         BusyError,

@@ -56,7 +56,7 @@ from psycopg_pool import ConnectionPool
 from pydantic import AfterValidator, Field
 
 from pymem import __version__, butlers, consolidation, context, limits, token_counts, tool_results
-from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE
+from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_REVIEW, SCOPE_WRITE
 from pymem.client import MemoryClient, PendingEpisode
 from pymem.config import DEFAULT_MAX_RESULT_BYTES, DEFAULT_MODEL_CONCURRENCY
 from pymem.embeddings import EmbeddingService
@@ -115,6 +115,12 @@ class Caller:
     @property
     def is_admin(self) -> bool:
         return SCOPE_ADMIN in self.scopes
+
+    @property
+    def reviewer(self) -> str | None:
+        """The reviewer memory_confirm names (pymem.reviewer) when the caller's token has memory:review; None
+        for any other token and over stdio (an agent): pymem_private.caller_may_review decides what that allows."""
+        return self.principal if SCOPE_REVIEW in self.scopes else None
 
 
 Reference = tuple[str, UUID]  # (memory_type, memory_id) of a memory a read returned
@@ -764,14 +770,15 @@ async def memory_confirm(
     as_tenant: AsTenant = None,
 ) -> ConfirmResult:
     """Confirm a fact or rule is still true: resets its decay clock, so its effective confidence
-    is its stored confidence again. Confirming one that was kept for review approves it."""
+    is its stored confidence again. Approving one that was kept for review, or making a rule you
+    inferred standing behaviour, needs a human reviewer (a token with the scope memory:review)."""
     return await _run(
         ctx,
         caller,
         "memory_confirm",
         SCOPE_WRITE,
         as_tenant,
-        lambda db: db.confirm(type=type, id=db.resolve_id(type=type, ref=id)),
+        lambda db: db.confirm(type=type, id=db.resolve_id(type=type, ref=id), reviewer=caller.reviewer),
     )
 
 

@@ -70,3 +70,9 @@ def counts(conn: psycopg.Connection[Any]) -> dict[str, int]:
         t: conn.execute(sql.SQL("select count(*) from pymem.{}").format(sql.Identifier(t))).fetchone()[0]
         for t in tables
     }  # type: ignore[index]
+
+
+def declare_reviewer(conn: psycopg.Connection[Any], reviewer: str = "review:tests") -> None:
+    """The transaction's caller is a human reviewer (pymem.reviewer, as a review token or `pymem review approve`
+    declare one): memory_confirm may then approve what was kept for review (pymem_private.caller_may_review)."""
+    conn.execute("select set_config('pymem.reviewer', %s, true)", (reviewer,))

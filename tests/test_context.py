@@ -24,7 +24,7 @@ from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
 from pymem.models import ContextCandidate
 from tests.conftest import Tenant
-from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
+from tests.sqlapi import call, call_one, declare_reviewer, store_episode, store_fact, store_rule
 
 Row = dict[str, Any]
 ALL_BLOCKS = ("system", "project", "history", "knowledge")  # memory_context_select's block order
@@ -1149,8 +1149,9 @@ def test_memories_are_quoted_data_not_instructions(as_tenant: Tenant, embedder: 
     )
     with as_tenant("acme") as conn:
         fact = store_fact(conn, "user", "note", injection, embedder, scope="health", source_butler="health")
-        # kept for review (it tries to instruct the agent): not in a block until approved
+        # kept for review (it tries to instruct the agent): not in a block until a reviewer approves it
         assert f"id {str(fact)[:8]})" not in context(conn, "system prompt instructions", embedder).text
+        declare_reviewer(conn)
         call_one(conn, "memory_confirm", type="fact", id=fact)
         block = context(conn, "system prompt instructions", embedder)
     (line,) = [x for x in block.text.splitlines() if f"id {str(fact)[:8]})" in x]

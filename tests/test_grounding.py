@@ -17,7 +17,7 @@ from pymem.evaluation import grounding
 from pymem.refusals import store_or_refusal
 from pymem.tenancy import tenant_transaction
 from tests.conftest import AppConnect, Tenant
-from tests.sqlapi import call, call_one, counts, store_episode
+from tests.sqlapi import call, call_one, counts, declare_reviewer, store_episode
 
 URL = "https://example.org/profile"
 
@@ -148,6 +148,7 @@ def test_confirm_approves_and_then_supersedes(as_tenant: Tenant, embedder: Embed
     with as_tenant("acme") as conn:
         old = fact(conn, "city", "The user lives in Lisbon.", embedder, source="user_statement")
         inferred = fact(conn, "city", "The user lives in Porto.", embedder, source="agent_inference")
+        declare_reviewer(conn)  # approving needs a reviewer (tests/test_review.py: the agent is refused)
         confirmed = call_one(conn, "memory_confirm", type="fact", id=inferred["memory_id"])
         assert (confirmed["approved"], confirmed["supersedes_id"]) == (True, old["memory_id"])
         assert validity(conn, inferred["memory_id"]) == "active"
@@ -201,6 +202,7 @@ def test_a_rule_kept_for_review_is_found_once_approved(as_tenant: Tenant, embedd
         assert rule["memory_id"] not in searched(conn, "oat milk latte", embedder)
         assert call_one(conn, "memory_stats")["rules_pending_review"] == 1
         assert call_one(conn, "memory_stats")["rules_candidate"] == 0
+        declare_reviewer(conn)
         assert call_one(conn, "memory_confirm", type="rule", id=rule["memory_id"])["approved"] is True
         assert rule["memory_id"] in searched(conn, "oat milk latte", embedder)
         assert conn.execute(
@@ -351,7 +353,7 @@ def test_an_approval_racing_a_store_of_the_same_key_leaves_one_active_fact(conne
         try:
             with tenant_transaction(first, "acme"):
                 barrier.wait()
-                MemoryClient(first).confirm(type="fact", id=pending.memory_id)
+                MemoryClient(first).confirm(type="fact", id=pending.memory_id, reviewer="review:tests")
         except BaseException as exc:  # reported below
             errors.append(exc)
 

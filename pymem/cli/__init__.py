@@ -6,13 +6,14 @@ pymem migrate                                    upgrade the database to head
 pymem demo                                       store and recall a few memories
 pymem import PATH [--tenant T] [--scope S] [--butler B]   import a folder of markdown memory files
 pymem serve [--transport stdio|http] [--host H] [--port P] [--tenant T]   run the MCP server
-pymem token create --tenant T [--admin | --read-only] [--expires-in DAYS] [--label L]
+pymem token create --tenant T [--admin | --read-only] [--review] [--expires-in DAYS] [--label L]
                                                  issue a bearer token for the HTTP server (shown once)
 pymem token list [--tenant T]                    list bearer tokens (never the tokens)
 pymem token revoke TOKEN_ID                      revoke a bearer token
 pymem butler sync [--tenant T] [--dir D]         write butler.toml settings into a tenant
 pymem butler show [BUTLER] [--tenant T]          print the butler settings in force
 pymem erase memory --type T --id ID [--cascade] | tenant T --confirm T   erase for good (right to erasure)
+pymem review list [--tenant T] | approve|reject --type fact|rule --id ID   what waits for a human reviewer
 pymem stress [--seconds S] [--tenants N] [--sessions N]   a bounded load on the HTTP server (loopback)
 """
 
@@ -30,6 +31,7 @@ from pymem.cli import erase as erase_cli
 from pymem.cli import evaluate as eval_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
+from pymem.cli import review as review_cli
 from pymem.cli import stress as stress_cli
 from pymem.cli import token as token_cli
 from pymem.config import Settings
@@ -201,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     butler_cli.register(sub)
     maintenance_cli.register(sub)
     erase_cli.register(sub)
+    review_cli.register(sub)
     bench_cli.register(sub)
     stress_cli.register(sub)
     eval_cli.register(sub)

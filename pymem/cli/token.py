@@ -34,6 +34,7 @@ def _create(args: argparse.Namespace, settings: Settings) -> int:
         args.tenant,
         admin=args.admin,
         read_only=args.read_only,
+        review=args.review,
         expires_in=args.expires_in,
         label=args.label,
     )
@@ -103,6 +104,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     kind = create.add_mutually_exclusive_group()
     kind.add_argument("--admin", action="store_true", help="also memory:admin: may act for other tenants (logged)")
     kind.add_argument("--read-only", action="store_true", help="memory:read only (default: read and write)")
+    create.add_argument(
+        "--review",
+        action="store_true",
+        help="also memory:review: a person who approves what was kept for review with memory_confirm (never give it"
+        " to an agent: its confirmation would then count as a reviewer's)",
+    )
     create.add_argument("--expires-in", type=_days, metavar="DAYS", help="expire after DAYS days (default: never)")
     create.add_argument("--label", help="who or what the token is for")
     create.set_defaults(func=_create)

@@ -110,6 +110,56 @@ stored_by (pymem_private.memory_provenance). PM003 when the tenant has no such m
 Example: select * from memory_get(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;
 
 
+-- Who may approve what was kept for review, and make a rule the agent inferred standing behaviour: someone other
+-- than the agent whose memory the text may have poisoned (issue 25, finding 3). The agent calls memory_confirm as
+-- pymem_app through the MCP server, and its own feedback or confirmation is what a persuasive text obtains; so
+-- approving needs a human reviewer: a login bound to the tenant (an analyst in psql), or the application role when
+-- the server or the operator's CLI declares one in the transaction-local setting pymem.reviewer (a bearer token with
+-- the scope memory:review, `pymem review approve`). The MCP server never sets it for a stdio agent or a token
+-- without that scope, and no tool lets an agent set a setting.
+create or replace function pymem_private.reviewer()
+returns text
+language sql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+return (
+    case
+        -- a bound analyst is named by its login, whatever it sets
+        when exists (
+            select from pymem_private.role_tenants as t
+            where t.role_name = session_user
+        ) then session_user::text
+        when current_user = 'pymem_app'
+            then nullif(pg_catalog.btrim(pg_catalog.current_setting('pymem.reviewer', true)), '')
+    end
+);
+
+comment on function pymem_private.reviewer() is
+$$The human reviewer of the current transaction, or NULL when the caller is not one: a login bound to the tenant
+(pymem.memory_bind_role) is named by its login; the application role pymem_app by the transaction-local setting
+pymem.reviewer, which the MCP server sets to the token's id for a token with the scope memory:review and
+`pymem review approve` to review:<operator>. Recorded as details.reviewer of memory_confirm's event.
+Example: begin; set local role pymem_app; select set_config('pymem.reviewer', 'review:alice', true);
+select pymem_private.reviewer(); rollback;$$;
+
+
+create or replace function pymem_private.caller_may_review()
+returns boolean
+language sql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+return pymem_private.reviewer() is not null;
+
+comment on function pymem_private.caller_may_review() is
+$$Whether the caller is a human reviewer (pymem_private.reviewer() is not NULL): a login bound to the tenant, or
+pymem_app with the transaction-local setting pymem.reviewer. Only a reviewer may, through memory_confirm, approve a
+fact or rule kept for review or set rules.confirmed_at (what makes a rule the agent inferred standing behaviour);
+anyone else gets PM008 for the first, and only a reset decay for the second.
+Example: select pymem_private.caller_may_review();$$;
+
+
 create or replace function pymem.memory_confirm(type text, id uuid)
 returns table (
     memory_type text,
@@ -137,6 +187,8 @@ declare
     v_approved boolean;
     v_supersedes uuid;
     v_saved_reason text := pg_catalog.current_setting('pymem.reason', true);
+    v_reviewer text := pymem_private.reviewer();
+    v_review_reason text;
 begin
     if v_type = 'episode' then
         raise exception 'episodes cannot be confirmed: they have no confidence that decays'
@@ -146,8 +198,8 @@ begin
         perform pymem_private.not_found(v_type, id);
     end if;
     if v_type = 'fact' then
-        select f.validity, f.confidence, f.decay_rate, f.last_confirmed_at
-          into v_state, v_confidence, v_decay, v_previous
+        select f.validity, f.confidence, f.decay_rate, f.last_confirmed_at, f.review_reason
+          into v_state, v_confidence, v_decay, v_previous, v_review_reason
           from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_confirm.id
            for update;
     else
@@ -156,8 +208,8 @@ begin
                    when r.review_state = 'pending_review' then 'pending_review'
                    else 'active'
                end,
-               r.confidence, r.decay_rate, r.last_confirmed_at
-          into v_state, v_confidence, v_decay, v_previous
+               r.confidence, r.decay_rate, r.last_confirmed_at, r.review_reason
+          into v_state, v_confidence, v_decay, v_previous, v_review_reason
           from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_confirm.id
            for update;
     end if;
@@ -170,8 +222,23 @@ begin
                   detail = 'only active facts, rules that are not forgotten, and what waits for review can be confirmed';
     end if;
     -- confirming what was kept for review approves it: a fact becomes active (and supersedes the active fact
-    -- of its subject and predicate, the facts_supersede trigger's work), a rule is recalled from now on
+    -- of its subject and predicate, the facts_supersede trigger's work), a rule is recalled from now on. Only a
+    -- reviewer may: what was kept for review came from text that may steer the agent, so the agent's own
+    -- confirmation (pymem_app without pymem.reviewer: the MCP tool with an agent's token, or over stdio) is
+    -- exactly what such text would ask for
     v_approved := v_state = 'pending_review';
+    if v_approved and v_reviewer is null then
+        raise exception 'approving what was kept for review needs a reviewer: % % stays kept for review', v_type, id
+            using errcode = 'PM008',
+                  detail = pg_catalog.format(
+                      'kept for review (%s); the agent''s own confirmation does not approve it',
+                      coalesce(v_review_reason, 'no reason recorded')
+                  ),
+                  hint = 'A person approves it: with a bearer token that has the scope memory:review '
+                         '(pymem token create --review), with pymem review approve --tenant <tenant> --type '
+                         || v_type || ' --id <id>, or as a login bound to the tenant in psql. '
+                         'pymem review list shows what waits.';
+    end if;
     if v_approved then
         perform pg_catalog.set_config('pymem.reason', 'approved by memory_confirm', true);
     end if;
@@ -182,12 +249,13 @@ begin
          where f.tenant_id = v_tenant and f.id = memory_confirm.id
         returning f.supersedes_id into v_supersedes;
     else
-        -- an explicit confirmation: what lets a rule the agent inferred become standing behaviour
-        -- (pymem_private.rule_is_standing), which feedback alone does not
+        -- a reviewer's confirmation is what lets a rule the agent inferred become standing behaviour
+        -- (pymem_private.rule_is_standing), which the agent's feedback or confirmation alone does not: anyone
+        -- else's confirmation only resets the decay
         update pymem.rules as r
            set last_confirmed_at = pg_catalog.now(),
-               confirmed_at = pg_catalog.now(),
-               review_state = 'approved'
+               confirmed_at = case when v_reviewer is not null then pg_catalog.now() else r.confirmed_at end,
+               review_state = case when v_approved then 'approved' else r.review_state end
          where r.tenant_id = v_tenant and r.id = memory_confirm.id;
     end if;
     perform pg_catalog.set_config('pymem.reason', coalesce(v_saved_reason, ''), true);
@@ -197,7 +265,8 @@ begin
         pg_catalog.jsonb_build_object(
             'previous_last_confirmed_at', v_previous,
             'previous_effective_confidence',
-            pymem.memory_effective_confidence(v_confidence, v_decay, v_previous, pg_catalog.now())
+            pymem.memory_effective_confidence(v_confidence, v_decay, v_previous, pg_catalog.now()),
+            'reviewer', v_reviewer
         )
     );
     return query select
@@ -212,7 +281,11 @@ $$Confirms that an active fact or rule still holds: last_confirmed_at = now(), w
 effective confidence equals its stored confidence again; writes a 'confirm' event. Confirming a fact or rule kept
 for review (validity or review_state 'pending_review') approves it (approved true): recall, search and context
 return it from now on, and an approved fact supersedes the active fact of its subject and predicate
-(supersedes_id). Confirming a rule also records confirmed_at: a rule the agent inferred (consolidation's) is in the
-System block of memory_context only once confirmed (pymem_private.rule_is_standing). Episodes are rejected
-(PM002: they do not decay); PM003 when the tenant has no such memory.
+(supersedes_id). Approving needs a reviewer (pymem_private.caller_may_review: a login bound to the tenant, or
+pymem_app with the setting pymem.reviewer, which a token with the scope memory:review and pymem review approve set);
+anyone else gets PM008 and nothing changes. A reviewer's confirmation of a rule also records confirmed_at: a rule the
+agent inferred (consolidation's) is in the System block of memory_context only once a reviewer confirmed it
+(pymem_private.rule_is_standing); anyone else's confirmation only resets the decay. The 'confirm' event names the
+reviewer (details.reviewer, NULL for anyone else). Episodes are rejected (PM002: they do not decay); PM003 when the
+tenant has no such memory.
 Example: select * from memory_confirm(type => 'fact', id => '00000000-0000-0000-0000-000000000000');$$;

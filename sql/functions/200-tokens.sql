@@ -58,15 +58,15 @@ as $$
 begin
     if scopes is null or pg_catalog.cardinality(scopes) = 0 then
         raise exception 'scopes must name at least one scope'
-            using errcode = 'PM002', hint = 'Scopes are memory:read, memory:write and memory:admin.';
+            using errcode = 'PM002', hint = 'Scopes are memory:read, memory:write, memory:admin and memory:review.';
     end if;
     if pg_catalog.array_ndims(scopes) > 1 then
         raise exception 'scopes must be a one-dimensional array of texts' using errcode = 'PM002';
     end if;
     if pg_catalog.array_position(scopes, null) is not null
-       or not (scopes <@ array['memory:read', 'memory:write', 'memory:admin']) then
+       or not (scopes <@ array['memory:read', 'memory:write', 'memory:admin', 'memory:review']) then
         raise exception 'invalid scopes %', scopes
-            using errcode = 'PM002', detail = 'scopes must be among: memory:read, memory:write, memory:admin';
+            using errcode = 'PM002', detail = 'scopes must be among: memory:read, memory:write, memory:admin, memory:review';
     end if;
     return (select pg_catalog.array_agg(distinct s.scope order by s.scope) from pg_catalog.unnest(scopes) as s (scope));
 end;
@@ -74,7 +74,7 @@ $$;
 
 comment on function pymem_private.require_scopes(text[]) is
 $$Returns the scopes (distinct, sorted), or raises PM002 when they are empty, contain NULL or name
-anything but memory:read, memory:write and memory:admin.
+anything but memory:read, memory:write, memory:admin and memory:review.
 Example: select pymem_private.require_scopes(array['memory:write', 'memory:read']);$$;
 
 
@@ -127,8 +127,8 @@ $$;
 
 comment on function pymem_private.token_issue(text, text, text[], timestamptz, text) is
 $$Stores a bearer token for tenant_id by its SHA-256 (lower-case hex) and returns its id; PM002 for a blank
-tenant, a hash that is not 64 hex digits, scopes outside memory:read | memory:write | memory:admin, an
-expires_at not after now() or not before the year 10000 (infinity included; NULL is never), or a blank
+tenant, a hash that is not 64 hex digits, scopes outside memory:read | memory:write | memory:admin | memory:review,
+an expires_at not after now() or not before the year 10000 (infinity included; NULL is never), or a blank
 label. The only check of a token's expiry: pymem token create passes now() + --expires-in days here.
 For operators (pymem token create); no role has EXECUTE.
 Example: select pymem_private.token_issue('acme', encode(sha256(convert_to('pmt_example', 'UTF8')), 'hex'),
