@@ -48,7 +48,9 @@ comment on column pymem.memory_events.actor is 'The authenticated caller named b
 comment on column pymem_private.api_tokens.id is 'The id that pymem token list shows and pymem token revoke takes (not a secret).';
 comment on column pymem_private.api_tokens.tenant_id is 'The tenant every call made with this token acts for.';
 comment on column pymem_private.api_tokens.token_hash is 'Lower-case hex SHA-256 of the full token (pmt_...); the token is never stored.';
-comment on column pymem_private.api_tokens.scopes is 'Granted scopes: memory:read, memory:write, memory:admin (may act for other tenants), memory:review (approves what was kept for review: pymem_private.caller_may_review).';
+comment on column pymem_private.api_tokens.scopes is
+'Granted scopes: memory:read, memory:write, memory:admin (may act for other tenants), memory:review (a person who '
+'approves what was kept for review: pymem_private.caller_may_review).';
 comment on column pymem_private.api_tokens.label is 'Free text naming the holder or purpose of the token.';
 comment on column pymem_private.api_tokens.created_at is 'When the token was issued.';
 comment on column pymem_private.api_tokens.expires_at is 'When the token stops verifying; NULL = never.';
