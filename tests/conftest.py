@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,3 +192,27 @@ def make_login(superuser: psycopg.Connection[Any]) -> Iterator[Any]:
 def connect_as(db_dsn: str, role: str) -> psycopg.Connection[Any]:
     """An autocommit connection of db_dsn's database as role (a login make_login created)."""
     return psycopg.connect(make_conninfo(db_dsn, user=role), autocommit=True)
+
+
+def base_env(**extra: str) -> dict[str, str]:
+    """The environment of a pymem subprocess: this one's without any PYMEM_ setting, offline, plus extra."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYMEM_")}
+    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **extra)
+    return env
+
+
+@contextmanager
+def migrated_database(server: embedded.EmbeddedServer, name: str) -> Iterator[str]:
+    """A database of its own on the session's server (for `pymem serve` processes), migrated like a fresh
+    install; its DSN, and it is dropped afterwards."""
+    admin = server.conninfo()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    try:
+        dsn = server.conninfo(dbname=name)
+        migrate.upgrade(dsn)
+        yield dsn
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))

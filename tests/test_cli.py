@@ -14,6 +14,7 @@ import pytest
 
 from pymem import embedded, migrate
 from pymem.database import analyst_role_name, to_url
+from tests.conftest import base_env
 
 
 def run_cli(*args: str, env: dict[str, str], check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -23,12 +24,6 @@ def run_cli(*args: str, env: dict[str, str], check: bool = True) -> subprocess.C
     if check:
         assert result.returncode == 0, result.stderr
     return result
-
-
-def base_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYMEM_")}
-    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **extra)
-    return env
 
 
 @pytest.fixture(scope="module")

@@ -16,13 +16,11 @@ from urllib.parse import urlsplit
 
 import anyio
 import httpx2
-import psycopg
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from psycopg import sql
 
-from pymem import bearer_tokens, embedded, migrate
+from pymem import bearer_tokens, embedded
 from pymem.http_guard import (
     SessionLedger,
     SessionLimits,
@@ -33,6 +31,7 @@ from pymem.http_guard import (
 )
 from pymem.log_redaction import REDACTED, redact
 from pymem.stress import Server, spawn_http_server
+from tests.conftest import migrated_database
 from tests.mcpclient import call
 from tests.test_mcp_transports import base_env
 
@@ -50,16 +49,8 @@ INITIALIZE: dict[str, Any] = {
 @pytest.fixture(scope="module")
 def guard_db(pg_server: embedded.EmbeddedServer) -> Iterator[str]:
     """A database of its own for this module's server processes (migrated like a fresh install)."""
-    name = "pymem_guard"
-    admin = pg_server.conninfo()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
-    dsn = pg_server.conninfo(dbname=name)
-    migrate.upgrade(dsn)
-    yield dsn
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+    with migrated_database(pg_server, "pymem_guard") as dsn:
+        yield dsn
 
 
 @contextmanager

@@ -27,13 +27,13 @@ from pgvector.psycopg import register_vector
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from pymem import bearer_tokens, embedded, migrate
+from pymem import bearer_tokens, embedded
 from pymem.embeddings import Embedder
 from pymem.errors import BusyError, translate
 from pymem.pool import make_pool
 from pymem.stress import spawn_http_server
 from pymem.tenancy import tenant_transaction
-from tests.conftest import Tenant, app_dsn_for, connect_as
+from tests.conftest import Tenant, app_dsn_for, connect_as, migrated_database
 from tests.mcpclient import call as call_tool
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
 
@@ -282,16 +282,8 @@ def test_a_pool_without_a_free_connection_answers_busy_in_time(db_dsn: str) -> N
 @pytest.fixture
 def served_db(pg_server: embedded.EmbeddedServer) -> Iterator[str]:
     """A database of its own for a `pymem serve` process (migrated like a fresh install)."""
-    name = "pymem_lock_isolation"
-    admin = pg_server.conninfo()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
-    dsn = pg_server.conninfo(dbname=name)
-    migrate.upgrade(dsn)
-    yield dsn
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+    with migrated_database(pg_server, "pymem_lock_isolation") as dsn:
+        yield dsn
 
 
 @asynccontextmanager

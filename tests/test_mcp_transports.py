@@ -5,7 +5,6 @@ non-admin as_tenant). The MCP client is the SDK's, talking over a pipe or over H
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -21,35 +20,21 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
-from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from pymem import bearer_tokens, embedded, migrate
+from pymem import bearer_tokens, embedded
 from pymem.stress import spawn_http_server
+from tests.conftest import base_env, migrated_database
 from tests.mcpclient import TOOLS, call, call_error
 
 pytestmark = pytest.mark.anyio
 
 
-def base_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYMEM_")}
-    env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", **extra)
-    return env
-
-
 @pytest.fixture(scope="module")
 def served_db(pg_server: embedded.EmbeddedServer) -> Iterator[str]:
     """A database of its own for the server processes of this module (migrated like a fresh install)."""
-    name = "pymem_served"
-    admin = pg_server.conninfo()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
-    dsn = pg_server.conninfo(dbname=name)
-    migrate.upgrade(dsn)
-    yield dsn
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(name)))
+    with migrated_database(pg_server, "pymem_served") as dsn:
+        yield dsn
 
 
 def pymem_command() -> str:
