@@ -7,6 +7,7 @@ transaction. `pymem erase` is its command line."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -14,6 +15,7 @@ from uuid import UUID
 import psycopg
 from psycopg import sql
 
+from pymem.errors import BusyError
 from pymem.maintenance import ACTOR, TextEmbedder, _connect, _sql_errors, _tenant_work
 from pymem.operator_client import OperatorClient
 
@@ -41,11 +43,54 @@ class Erased:
     rewritten: bool = False
 
 
-def vacuum(dsn: str, tables: tuple[str, ...], *, rewrite: bool = False) -> None:
-    """VACUUM (or VACUUM FULL) each table, outside a transaction, as the migrator."""
+# VACUUM FULL takes an ACCESS EXCLUSIVE lock. While it waits for one (any session with the table open in a
+# transaction, a bound analyst's among them, holds it back), every other session's read and write of that table
+# queues behind the waiting request: every tenant would stall. So it waits at most this long at a time, and tries
+# again, up to REWRITE_ATTEMPTS times (about a minute), then gives up with who holds the table.
+REWRITE_LOCK_WAIT_MS = 2000
+REWRITE_ATTEMPTS = 30
+
+
+def vacuum(
+    dsn: str,
+    tables: tuple[str, ...],
+    *,
+    rewrite: bool = False,
+    lock_wait_ms: int = REWRITE_LOCK_WAIT_MS,
+    attempts: int = REWRITE_ATTEMPTS,
+) -> None:
+    """VACUUM (or VACUUM FULL) each table, outside a transaction, as the migrator. VACUUM FULL waits for its lock
+    lock_wait_ms at a time, so that no tenant's calls queue behind it for longer, and gives up after `attempts`
+    tries with BusyError naming the sessions that hold the table (the erasure itself is committed by then)."""
     with _connect(dsn) as conn:
+        if rewrite:
+            conn.execute(sql.SQL("set lock_timeout = {}").format(sql.Literal(f"{lock_wait_ms}ms")))
         for table in tables:
-            conn.execute(sql.SQL("vacuum {} {}").format(sql.SQL("full" if rewrite else ""), sql.SQL(table)))
+            statement = sql.SQL("vacuum {} {}").format(sql.SQL("full" if rewrite else ""), sql.SQL(table))
+            for attempt in range(1, attempts + 1):
+                try:
+                    conn.execute(statement)
+                    break
+                except psycopg.errors.LockNotAvailable:
+                    if attempt == attempts:
+                        raise BusyError(
+                            f"VACUUM FULL {table} did not get its lock in {attempts} tries of {lock_wait_ms} ms;"
+                            f" sessions holding the table: {_holders(conn, table)}",
+                            hint="the erasure is committed and the rows are gone from every query; only the rewrite"
+                            f" of the files is left: run VACUUM FULL {table} once those sessions end",
+                        ) from None
+                    time.sleep(min(1.0, lock_wait_ms / 1000))
+
+
+def _holders(conn: psycopg.Connection[Any], table: str) -> str:
+    """The sessions holding a lock on table: pid, role and state, for the operator to see who keeps it open."""
+    rows = conn.execute(
+        "select a.pid, a.usename, a.state, now() - a.xact_start from pg_catalog.pg_locks as l"
+        " join pg_catalog.pg_stat_activity as a on a.pid = l.pid"
+        " where l.relation = %s::regclass and l.granted and l.pid <> pg_catalog.pg_backend_pid()",
+        (table,),
+    ).fetchall()
+    return ", ".join(f"pid {pid} ({role}, {state}, in a transaction for {age})" for pid, role, state, age in rows)
 
 
 def _reembed(conn: psycopg.Connection[Any], rebuilt: list[tuple[str, UUID]], embedder: TextEmbedder | None) -> bool:

@@ -5,6 +5,8 @@ the tables through pageinspect."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -16,8 +18,9 @@ from mcp import Client
 from psycopg import sql
 from psycopg_pool import ConnectionPool
 
-from pymem import maintenance
+from pymem import erasure, maintenance
 from pymem.embeddings import Embedder
+from pymem.errors import BusyError
 from tests.conftest import Tenant, connect_as
 from tests.mcpclient import call as mcp_call
 from tests.mcpclient import stdio_like_server
@@ -411,3 +414,45 @@ def test_erasing_a_tenant_drops_its_logins_and_their_large_objects(
     finally:
         session.close()
         superuser.execute(sql.SQL("drop database if exists {} with (force)").format(sql.Identifier(elsewhere)))
+
+
+def test_a_rewrite_waiting_for_its_lock_stalls_no_tenant(as_tenant: Tenant, make_login: Any, db_dsn: str) -> None:
+    """VACUUM FULL (`pymem erase --rewrite`) needs an ACCESS EXCLUSIVE lock, which an analyst's open transaction
+    holds back; while it waits, every other session's reads queue behind it. It waits a short while at a time, so
+    another tenant's calls go through, and gives up naming who holds the table (issue 25, finding 1)."""
+    with as_tenant("globex") as conn:
+        store_fact(conn, "user", "city", "The user lives in Lima.")
+    analyst = connect_as(db_dsn, make_login("acme"))
+    analyst.execute("begin")
+    analyst.execute("select count(*) from pymem.facts")  # holds ACCESS SHARE until it ends
+    outcome: dict[str, BaseException] = {}
+
+    def rewrite() -> None:
+        try:
+            erasure.vacuum(db_dsn, ("pymem.facts",), rewrite=True, lock_wait_ms=300, attempts=5)
+        except BaseException as exc:  # reported to the test below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=rewrite)
+    worker.start()
+    try:
+        time.sleep(0.1)
+        started = time.monotonic()
+        with as_tenant("globex") as conn:
+            conn.execute("set local statement_timeout = '5s'")  # before the fix this waited for the analyst
+            assert len(conn.execute("select id from pymem.facts").fetchall()) == 1
+            store_fact(conn, "user", "job", "The user is a nurse.")
+        elapsed = time.monotonic() - started
+    finally:
+        worker.join()
+        analyst.execute("rollback")
+        analyst.close()
+    assert elapsed < 2.0, f"another tenant's calls queued {elapsed:.1f} s behind the waiting VACUUM FULL"
+    error = outcome.get("error")
+    assert isinstance(error, BusyError), error
+    assert (
+        "VACUUM FULL pymem.facts" in str(error)
+        and "test_analyst_" in str(error)
+        and "idle in transaction" in str(error)
+    )
+    erasure.vacuum(db_dsn, ("pymem.facts",), rewrite=True, lock_wait_ms=300, attempts=5)  # nobody holds it now
