@@ -98,14 +98,10 @@ def _reembed(conn: psycopg.Connection[Any], rebuilt: list[tuple[str, UUID]], emb
     no embedder or the recorded model is another one: then they stay flagged, found by keyword until re-embedded."""
     if not rebuilt or embedder is None:
         return False
-    (configured,) = conn.execute("select pymem.memory_embedding_model()").fetchone() or (None,)
-    if configured not in (None, embedder.model_id):
-        return False
-    texts = [
-        str(conn.execute("select pymem.memory_embedding_text(%s, %s)", (t, i)).fetchone()[0])  # type: ignore[index]
-        for t, i in rebuilt
-    ]
     client = OperatorClient(conn)
+    if client.embedding_model() not in (None, embedder.model_id):
+        return False
+    texts = [client.embedding_text(type=t, id=i) for t, i in rebuilt]
     for (memory_type, memory_id), vector in zip(rebuilt, embedder.embed_many(texts), strict=True):
         client.set_embedding(type=memory_type, id=memory_id, embedding=vector, embedding_model=embedder.model_id)
     return True

@@ -241,6 +241,15 @@ class OperatorClient(SqlClient):
         """pymem.memory_reembed_candidates: the next flagged memories of the bound tenant."""
         return self._rows(ReembedCandidate, "memory_reembed_candidates", limit=("integer", limit))
 
+    def embedding_model(self) -> str | None:
+        """pymem.memory_embedding_model: the embedding model recorded for the database (None before any)."""
+        model = self._scalar("memory_embedding_model")
+        return None if model is None else str(model)
+
+    def embedding_text(self, *, type: str, id: UUID) -> str:
+        """pymem.memory_embedding_text: the text a memory of the bound tenant is embedded from, as stored now."""
+        return str(self._scalar("memory_embedding_text", type=("text", type), id=("uuid", id)))
+
     def set_embedding(self, *, type: str, id: UUID, embedding: np.ndarray, embedding_model: str) -> bool:
         """pymem.memory_set_embedding: store a memory's new embedding and its model."""
         return bool(
