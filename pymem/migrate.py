@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import time
 from typing import TYPE_CHECKING
 
 import psycopg
 
 from pymem import __version__, resources
-from pymem.errors import IncompatibleDatabaseError
+from pymem.errors import BusyError, IncompatibleDatabaseError
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -25,6 +26,10 @@ log = logging.getLogger(__name__)
 MIGRATION_LOCK = 0x70796D656D  # "pymem"
 # upgrade() records the fingerprint of the sql/ files it applied as the comment of the version table.
 FINGERPRINT_PREFIX = "pymem sql "
+# upgrade() waits for each lock this long, then rolls back and tries again (an analyst's open transaction must
+# not make every tenant's reads queue behind the migration's own lock request for longer)
+LOCK_WAIT_MS = 2000
+LOCK_ATTEMPTS = 30
 _REVISION = re.compile(r"^revision(?::[^=]*)?=\s*[\"']([^\"']+)[\"']", re.MULTILINE)
 _DOWN_REVISION = re.compile(r"^down_revision(?::[^=]*)?=\s*(?:None|[\"']([^\"']*)[\"'])", re.MULTILINE)
 
@@ -123,31 +128,93 @@ def current(dsn: str) -> str | None:
         return context.get_current_revision()
 
 
-def upgrade(dsn: str, *, vector_index: str | None = None) -> None:
-    """Migrate the database at dsn (a superuser or DBA login) to head and re-apply sql/."""
+def upgrade(
+    dsn: str,
+    *,
+    vector_index: str | None = None,
+    lock_wait_ms: int = LOCK_WAIT_MS,
+    attempts: int = LOCK_ATTEMPTS,
+) -> None:
+    """Migrate the database at dsn (a superuser or DBA login) to head and re-apply sql/, in one transaction.
+
+    Each lock is waited for lock_wait_ms at most (lock_timeout): a migration that waits behind a session holding
+    a table (an analyst's open transaction) would otherwise make every tenant's reads of that table queue behind
+    its own request for as long. The whole run is rolled back and tried again, up to `attempts` times, then
+    fails with BusyError naming the sessions that hold pymem's tables; nothing is half-applied."""
+    for attempt in range(1, attempts + 1):
+        try:
+            _upgrade_once(dsn, vector_index=vector_index, lock_wait_ms=lock_wait_ms)
+            return
+        except psycopg.errors.LockNotAvailable:
+            if attempt == attempts:
+                raise BusyError(
+                    f"the migration did not get its locks in {attempts} tries of {lock_wait_ms} ms;"
+                    f" sessions holding pymem's tables: {_holders(dsn) or 'none left'}",
+                    hint="nothing was applied: run pymem migrate again once those sessions end"
+                    " (pg_terminate_backend(pid) ends one)",
+                ) from None
+            log.info("migration waited %d ms for a lock (try %d of %d); trying again", lock_wait_ms, attempt, attempts)
+            time.sleep(min(1.0, lock_wait_ms / 1000))
+
+
+def _holders(dsn: str) -> str:
+    """The other sessions holding a lock on a table of pymem or pymem_private: pid, role, state and age."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        rows = conn.execute(
+            """
+            select a.pid, a.usename, a.state, now() - a.xact_start
+            from pg_catalog.pg_stat_activity as a
+            where a.pid <> pg_catalog.pg_backend_pid() and exists (
+                select from pg_catalog.pg_locks as l
+                join pg_catalog.pg_class as c on c.oid = l.relation
+                where l.pid = a.pid and l.granted
+                  and c.relnamespace in ('pymem'::regnamespace, 'pymem_private'::regnamespace)
+            )
+            order by a.pid
+            """
+        ).fetchall()
+    return ", ".join(f"pid {pid} ({role}, {state}, in a transaction for {age})" for pid, role, state, age in rows)
+
+
+def _unwrapped(exc: BaseException) -> BaseException:
+    """The psycopg error under SQLAlchemy's wrapper or our RuntimeError, if there is one."""
+    inner = getattr(exc, "orig", None) or exc.__cause__
+    return inner if isinstance(inner, psycopg.Error) else exc
+
+
+def _upgrade_once(dsn: str, *, vector_index: str | None, lock_wait_ms: int) -> None:
     from alembic import command
     from sqlalchemy import create_engine, text
     from sqlalchemy.pool import NullPool
 
     engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)
-    with engine.begin() as conn:
-        # one migrator at a time, per database
-        conn.execute(text("select pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-        cfg = _config()
-        cfg.attributes["connection"] = conn
-        if vector_index is not None:
-            cfg.attributes["vector_index"] = vector_index
-        command.upgrade(cfg, "memory@head")
-        raw = conn.connection.driver_connection
-        assert isinstance(raw, psycopg.Connection)
-        raw.execute("set local role pymem_owner")
-        for path in resources.sql_files():
-            log.debug("applying %s", path.name)
-            try:
-                raw.execute(path.read_text().encode())
-            except psycopg.Error as exc:
-                raise RuntimeError(f"applying {path.parent.name}/{path.name} failed: {exc}") from exc
-        raw.execute("reset role")
-        raw.execute(
-            f"comment on table pymem_private.alembic_version is '{FINGERPRINT_PREFIX}{sql_fingerprint()}'".encode()
-        )
+    try:
+        with engine.begin() as conn:
+            # one migrator at a time, per database (waited for without a bound: the other one finishes)
+            conn.execute(text("select pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.execute(text("select pg_catalog.set_config('lock_timeout', :ms, true)"), {"ms": f"{lock_wait_ms}ms"})
+            cfg = _config()
+            cfg.attributes["connection"] = conn
+            if vector_index is not None:
+                cfg.attributes["vector_index"] = vector_index
+            command.upgrade(cfg, "memory@head")
+            raw = conn.connection.driver_connection
+            assert isinstance(raw, psycopg.Connection)
+            raw.execute("set local role pymem_owner")
+            for path in resources.sql_files():
+                log.debug("applying %s", path.name)
+                try:
+                    raw.execute(path.read_text().encode())
+                except psycopg.errors.LockNotAvailable:
+                    raise
+                except psycopg.Error as exc:
+                    raise RuntimeError(f"applying {path.parent.name}/{path.name} failed: {exc}") from exc
+            raw.execute("reset role")
+            raw.execute(
+                f"comment on table pymem_private.alembic_version is '{FINGERPRINT_PREFIX}{sql_fingerprint()}'".encode()
+            )
+    except Exception as exc:
+        inner = _unwrapped(exc)
+        if isinstance(inner, psycopg.errors.LockNotAvailable) and inner is not exc:
+            raise inner from None
+        raise

@@ -27,7 +27,7 @@ from pgvector.psycopg import register_vector
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from pymem import bearer_tokens, embedded
+from pymem import bearer_tokens, embedded, migrate
 from pymem.embeddings import Embedder
 from pymem.errors import BusyError, translate
 from pymem.pool import make_pool
@@ -349,3 +349,53 @@ async def test_one_tenants_stuck_calls_get_busy_and_leave_the_server_to_the_othe
     busy = [o for o in outcomes if o != "ok"]
     assert len(outcomes) == STUCK and len(busy) == STUCK // 2, outcomes
     assert all("busy, try again" in o and "acme" in o for o in busy), busy
+
+
+@pytest.fixture
+def migrating_db(pg_server: embedded.EmbeddedServer) -> Iterator[str]:
+    with migrated_database(pg_server, "pymem_lock_migrate") as dsn:
+        yield dsn
+
+
+def test_a_migration_behind_an_open_transaction_gives_up_instead_of_queueing_every_tenant(
+    migrating_db: str, make_login: Any
+) -> None:
+    """pymem migrate re-applies the policies (ALTER TABLE, an ACCESS EXCLUSIVE lock) while an analyst of tenant
+    acme sits in an open transaction that read pymem.facts. Every read of facts queues behind the migration's
+    lock request for as long as it waits: the migration waits lock_wait_ms at a time, rolls back between tries
+    and ends with BusyError naming the session; tenant globex's reads meanwhile go through. Once the transaction
+    ends, the migration runs."""
+    with psycopg.connect(migrating_db, autocommit=True) as superuser:
+        role = make_login(None, analyst=False)
+        superuser.execute("select pymem.memory_bind_role(%s, 'acme')", (role,))
+    app = psycopg.connect(app_dsn_for(migrating_db), autocommit=True)
+    with psycopg.connect(make_conninfo(migrating_db, user=role), autocommit=True) as analyst, app:
+        analyst.execute("begin")
+        analyst.execute("select count(*) from pymem.facts")
+        pid = analyst.info.backend_pid
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                migrate.upgrade(migrating_db, lock_wait_ms=400, attempts=4)
+            except BaseException as exc:  # handed to the test thread
+                failure.append(exc)
+
+        migration = threading.Thread(target=run)
+        migration.start()
+        reads: list[float] = []
+        while migration.is_alive() and len(reads) < 20:
+            started = time.monotonic()
+            with tenant_transaction(app, "globex"):
+                app.execute("set local statement_timeout = '10s'")  # without the bound: fails instead of hanging
+                app.execute("select count(*) from pymem.facts")
+            reads.append(time.monotonic() - started)
+            time.sleep(0.05)
+        migration.join(30)
+        assert not migration.is_alive()
+        assert reads and max(reads) < QUICK, reads
+        assert len(failure) == 1 and isinstance(failure[0], BusyError), failure
+        assert f"pid {pid} ({role}, idle in transaction" in str(failure[0])
+        assert "nothing was applied" in str(failure[0].hint)
+        analyst.execute("rollback")
+    migrate.upgrade(migrating_db, lock_wait_ms=400, attempts=4)
