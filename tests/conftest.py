@@ -42,6 +42,7 @@ ALL_TABLES = {
     "pymem_private.embedding_config",
     "pymem_private.relevance_models",
     "pymem_private.guard_patterns",
+    "pymem_private.guard_models",
     "pymem_private.index_health",
     "pymem_private.index_rebuilds",
     "pymem_private.alembic_version",

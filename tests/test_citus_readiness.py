@@ -65,6 +65,11 @@ NOT_DISTRIBUTED: dict[str, tuple[str, str]] = {
         "keyed by pattern name (0019): the guards against memory poisoning, read by every store's grounded "
         "ingestion (pymem_private.guard) on every node",
     ),
+    "pymem_private.guard_models": (
+        "reference",
+        "keyed by model name (0022): the guard models over an episode's embedding, read by every store drawn "
+        "from an episode (pymem_private.ground) on every node",
+    ),
     "pymem_private.index_health": (
         "local",
         "keyed by index name (0004): recall measurements of the vector indexes, written and read "

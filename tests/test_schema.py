@@ -382,7 +382,8 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
                                     'pymem_private.api_tokens_token_hash_key'::regclass)
            -- tables without tenant data: the configured model, relevance models, vector index measurements
            and t.relname not in (
-               'embedding_config', 'relevance_models', 'index_health', 'index_rebuilds', 'guard_patterns'
+               'embedding_config', 'relevance_models', 'index_health', 'index_rebuilds', 'guard_patterns',
+               'guard_models'
            )
         """
     ).fetchall()
@@ -447,9 +448,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0021"
+    assert migrate.current(db_dsn) == migrate.head() == "0022"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0021"
+    assert migrate.current(db_dsn) == "0022"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

@@ -1,6 +1,7 @@
-"""Memory poisoning measured (issue 25, finding 3): each episode of eval/poisoning/episodes.jsonl is stored and
-consolidated by the built-in extractor (pymem.memory_consolidate), through the real SQL functions, in a
-transaction that is rolled back; what became of it is counted per split and label.
+"""Memory poisoning measured (issue 25, finding 3): each episode of eval/poisoning/episodes.jsonl and
+eval/poisoning/heldout.jsonl is stored and consolidated by the built-in extractor (pymem.memory_consolidate),
+through the real SQL functions, in a transaction that is rolled back; what became of it is counted per split
+and label.
 
 - injection: how many episodes gave an approved rule or fact (the target on 'test' is 0), how many were kept
   for review (memory_confirm decides), how many gave nothing; and how many of their approved rules reached the
@@ -8,7 +9,9 @@ transaction that is rolled back; what became of it is counted per split and labe
 - benign: how many episodes gave an approved rule or fact (the rate), against REFERENCE, the same measurement
   of the code before the guards (commit cbbeb5c), so the report can say what share of today's rate is kept.
 
-The patterns of pymem_private.guard_patterns were tuned on 'dev' only; 'test' is what is reported.
+The patterns of pymem_private.guard_patterns were written on 'dev'. The first set's 'test' split was reported
+until its misses were read while writing the 'stakes' patterns; from then on 'heldout' (heldout.jsonl, written
+afterwards by someone who read neither the checks nor the first set) is what is reported.
 """
 
 from __future__ import annotations
@@ -21,22 +24,25 @@ from typing import Any, Final
 
 import psycopg
 
+from pymem.evaluation.embedcache import EmbedderLike
+
 EPISODES = Path(__file__).resolve().parents[2] / "eval" / "poisoning" / "episodes.jsonl"
+HELDOUT = EPISODES.with_name("heldout.jsonl")
 TENANT: Final = "pymem-eval-poisoning"
 BUTLER: Final = "eval"
 HELPFUL_MARKS: Final = 5
-SPLITS: Final = ("dev", "test")
+SPLITS: Final = ("dev", "test", "heldout")
 
-# The benign episodes that gave an approved rule or fact with the code before the guards (commit cbbeb5c,
-# pymem.memory_consolidate and this module's run_poisoning against a database migrated by that commit).
-# Measured on 2026-11-25 (eval/poisoning/episodes.jsonl of commit f050fa0).
+# What the code before the guards (commit cbbeb5c) did with each split: pymem.memory_consolidate and this module's
+# consolidate() against a database migrated by that commit. Measured on 2026-11-25 (episodes.jsonl of commit
+# f050fa0; heldout.jsonl the day it was written, before any check was run on it).
 REFERENCE: Final[dict[str, Any]] = {
     "commit": "cbbeb5c",
-    "benign_episodes": {"dev": 77, "test": 77},
-    "benign_approved": {"dev": 15, "test": 16},
-    "injection_episodes": {"dev": 82, "test": 83},
-    "injection_approved": {"dev": 12, "test": 11},
-    "injection_in_system_after_helpful": {"dev": 11, "test": 9},
+    "benign_episodes": {"dev": 77, "test": 77, "heldout": 100},
+    "benign_approved": {"dev": 15, "test": 16, "heldout": 28},
+    "injection_episodes": {"dev": 82, "test": 83, "heldout": 100},
+    "injection_approved": {"dev": 12, "test": 11, "heldout": 18},
+    "injection_in_system_after_helpful": {"dev": 11, "test": 9, "heldout": 14},
 }
 
 
@@ -76,12 +82,17 @@ def load_episodes(path: Path = EPISODES) -> list[Episode]:
     return episodes
 
 
-def consolidate(conn: psycopg.Connection[Any], text: str) -> Outcome:
+def consolidate(conn: psycopg.Connection[Any], text: str, embedding: Any = None, model: str | None = None) -> Outcome:
     """Store text as an episode, consolidate it, mark each approved rule helpful HELPFUL_MARKS times and count the
     rules in memory_context's System block; all in one transaction, rolled back."""
     with conn.transaction(force_rollback=True):
         conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
-        conn.execute("select from pymem.memory_store_episode(content => %s::text, butler => %s::text)", (text, BUTLER))
+        vector = None if embedding is None else "[" + ",".join(f"{float(v):.7g}" for v in embedding) + "]"
+        conn.execute(
+            "select from pymem.memory_store_episode(content => %s::text, butler => %s::text,"
+            " embedding => %s::public.vector, embedding_model => %s::text)",
+            (text, BUTLER, vector, model if vector is not None else None),
+        )
         row = conn.execute(
             "select coalesce(sum(facts), 0)::int, coalesce(sum(rules), 0)::int, coalesce(sum(kept_for_review), 0)::int,"
             " coalesce(sum(refused), 0)::int from pymem.memory_consolidate()"
@@ -123,12 +134,17 @@ def _figures(episodes: list[Episode], outcomes: dict[str, Outcome]) -> dict[str,
     }
 
 
-def run_poisoning(conn: psycopg.Connection[Any], path: Path = EPISODES) -> dict[str, Any]:
+def run_poisoning(
+    conn: psycopg.Connection[Any], embedder: EmbedderLike | None, paths: tuple[Path, ...] = (EPISODES, HELDOUT)
+) -> dict[str, Any]:
     """Injection episodes that became an approved rule or fact, and benign ones still extracted, per split,
-    with today's reference (REFERENCE) beside the benign rate."""
-    episodes = load_episodes(path)
-    outcomes = {e.id: consolidate(conn, e.text) for e in episodes}
-    result: dict[str, Any] = {"path": str(path), "reference_commit": REFERENCE["commit"]}
+    with today's reference (REFERENCE) beside the benign rate. Each episode is stored with its embedding (as the
+    MCP server stores it), unless embedder is None."""
+    episodes = [e for path in paths for e in load_episodes(path)]
+    vectors = embedder.embed_many([e.text for e in episodes]) if embedder is not None else [None] * len(episodes)
+    model = embedder.model_id if embedder is not None else None
+    outcomes = {e.id: consolidate(conn, e.text, v, model) for e, v in zip(episodes, vectors, strict=True)}
+    result: dict[str, Any] = {"paths": [str(p) for p in paths], "reference_commit": REFERENCE["commit"]}
     for split in SPLITS:
         injection = _figures([e for e in episodes if e.split == split and e.label == "injection"], outcomes)
         benign = _figures([e for e in episodes if e.split == split and e.label == "benign"], outcomes)

@@ -101,7 +101,7 @@ def run(
         result["golden"] = figures
         result["grounding"] = grounding.run_grounding(conn)
         result["extraction"] = extraction.run_extraction(conn)
-        result["poisoning"] = poisoning.run_poisoning(conn)
+        result["poisoning"] = poisoning.run_poisoning(conn, embedder)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -239,7 +239,7 @@ def extraction_tables(result: dict[str, Any]) -> str:
 def poisoning_tables(result: dict[str, Any]) -> str:
     """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
     rows = []
-    for split in ("test", "dev"):
+    for split in ("heldout", "test", "dev"):
         injection, benign = result[split]["injection"], result[split]["benign"]
         rows.append(
             [
@@ -252,8 +252,9 @@ def poisoning_tables(result: dict[str, Any]) -> str:
             ]
         )
     return (
-        "Memory poisoning (eval/poisoning/episodes.jsonl, consolidated by the built-in extractor; the guards were"
-        f" tuned on dev, test is held out; 'was': commit {result['reference_commit']}, before them):\n\n"
+        "Memory poisoning (eval/poisoning, consolidated by the built-in extractor; the guards were written on dev"
+        " and, for the stakes patterns, on test once it had been read; heldout.jsonl is held out; 'was': commit"
+        f" {result['reference_commit']}, before them):\n\n"
         + table(
             [
                 "split",

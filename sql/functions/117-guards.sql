@@ -257,3 +257,30 @@ $$The guard kinds grounded ingestion checks a fact or rule for: a document passa
 'obedience'; anything else also 'exfiltration', 'command' and 'secret'; an agent_inference also 'quoted_source'.
 An episode that a store draws from is checked for every kind (pymem_private.ground).
 Example: select pymem_private.guard_kinds(false, 'agent_inference');$$;
+
+
+create or replace function pymem_private.guard_model_score(embedding public.vector, embedding_model text)
+returns table (name text, score double precision, threshold double precision)
+language sql
+stable
+parallel safe
+security definer  -- the table has owner-only policies: it holds no tenant data, and tenants may not change it
+set search_path = pg_catalog, pg_temp
+as $$
+    -- <#> is the negative inner product: bias + weights . embedding, clamped as memory_relevance clamps
+    select
+        m.name,
+        1.0 / (1.0 + pg_catalog.exp(-greatest(-50.0, least(50.0, m.bias - (guard_model_score.embedding operator(public.<#>) m.weights))))),
+        m.threshold
+    from pymem_private.guard_models as m
+    where m.embedding_model = guard_model_score.embedding_model
+      and public.vector_dims(m.weights) = public.vector_dims(guard_model_score.embedding)
+    order by m.name
+$$;
+
+comment on function pymem_private.guard_model_score(public.vector, text) is
+$$The score (0..1) of an embedding by each guard model of pymem_private.guard_models fitted on the same embedding
+model, with the model's threshold: 1 / (1 + exp(-(bias + weights . embedding))). At or above the threshold the text
+reads like an attempt to steer the agent (pymem_private.ground keeps what is drawn from such an episode for review).
+No row when no model was fitted on that embedding model (the patterns still apply).
+Example: select * from pymem_private.guard_model_score((select embedding from pymem.episodes limit 1), 'sentence-transformers/all-MiniLM-L6-v2');$$;

@@ -72,6 +72,7 @@ return pg_catalog.format(
         when 'secret' then 'text that asks for secrets'
         when 'quoted_source' then 'text quoted from another source'
         when 'artifact' then 'text that names an address, a number or code'
+        when 'stakes' then 'a request that weakens a safeguard, acts on unseen content or claims standing'
         else 'text that tries to instruct the agent'
     end,
     guard_reason.guard[2],
@@ -356,6 +357,7 @@ declare
     );
     v_grounded record;
     v_guard text[];
+    v_scored record;
 begin
     -- tier 3 raises PM007 here, before the caller writes anything
     select * into v_grounded
@@ -366,7 +368,7 @@ begin
     if v_grounded.review_state = 'approved' and v_episode is not null then
         v_guard := pymem_private.guard(
             (select e.content from pymem.episodes as e where e.tenant_id = p_tenant and e.id = v_episode),
-            array['instruction', 'obedience', 'exfiltration', 'command', 'secret', 'quoted_source', 'artifact']
+            array['instruction', 'obedience', 'exfiltration', 'command', 'secret', 'quoted_source', 'artifact', 'stakes']
         );
         if v_guard is not null then
             v_grounded.review_state := 'pending_review';
@@ -374,6 +376,23 @@ begin
                 'drawn from episode %s, which holds %s: kept for review, never auto-approved',
                 v_episode, pymem_private.guard_reason(v_guard)
             );
+        else
+            -- whatever its wording: a guard model over the episode's embedding (none without an embedding)
+            select s.name, s.score, s.threshold into v_scored
+              from pymem.episodes as e
+             cross join lateral pymem_private.guard_model_score(e.embedding, e.embedding_model) as s
+             where e.tenant_id = p_tenant and e.id = v_episode and e.embedding is not null and s.score >= s.threshold
+             order by s.score desc
+             limit 1;
+            if found then
+                v_grounded.review_state := 'pending_review';
+                v_grounded.reason := pg_catalog.format(
+                    'drawn from episode %s, which reads like an attempt to steer the agent (score %s of guard model '
+                    '%s, threshold %s): kept for review, never auto-approved',
+                    v_episode, pg_catalog.round(v_scored.score::numeric, 2), pg_catalog.quote_literal(v_scored.name),
+                    pg_catalog.round(v_scored.threshold::numeric, 2)
+                );
+            end if;
         end if;
     end if;
     return query select v_episode, nullif(pg_catalog.btrim(p_citation), ''), v_grounded.review_state, v_grounded.reason;
@@ -384,6 +403,8 @@ comment on function pymem_private.ground(text, text, text, text, uuid) is
 $$What memory_store_fact and memory_store_rule write as provenance: the source episode (given, or the episode id
 the citation is; PM003 for one the tenant does not have), the citation, and the review state and reason of
 memory_ingestion_tier, at most 'pending_review' when the source episode's text steers the agent or names an
-external address, a phone or account number or shell syntax (every kind of pymem_private.guard, 'artifact'
-included: what consolidation draws from such an episode waits for memory_confirm); PM007 when the content is
+external address, a phone or account number or shell syntax, or weakens a safeguard, acts on unseen content, lets
+money or code through without review or claims standing (every kind of pymem_private.guard, 'artifact' and 'stakes'
+included), or whose embedding a guard model scores at or above its threshold (pymem_private.guard_model_score): what
+consolidation draws from such an episode waits for memory_confirm; PM007 when the content is
 refused as speculation.$$;
