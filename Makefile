@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -c 'import pymem_dev'  # the development tooling (bench, eval, stress), not in the wheel
 	$(BIN)/pymem model prepare --variant all
 	touch $(STAMP)
 
@@ -44,8 +45,8 @@ stress: install
 	$(BIN)/pymem stress --json stress/results.json --markdown stress/results.md
 
 lint: install
-	$(BIN)/ruff check pymem tests migrations
-	$(BIN)/ruff format --check pymem tests migrations
+	$(BIN)/ruff check pymem pymem_dev tests migrations
+	$(BIN)/ruff format --check pymem pymem_dev tests migrations
 	$(BIN)/mypy
 	$(BIN)/sqlfluff lint sql
 

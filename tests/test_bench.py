@@ -18,15 +18,15 @@ import pytest
 from pgvector.psycopg import register_vector
 
 from pymem import embedded, token_counts
-from pymem.bench import corpus, loader, measure
-from pymem.bench.run import BenchOptions, plan, run
-from pymem.bench.targets import evaluate
 from pymem.cli import build_parser, main
-from pymem.cli.bench import _command, target_line
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.scratch import scratch_database
+from pymem_dev.bench import corpus, loader, measure
+from pymem_dev.bench.run import BenchOptions, plan, run
+from pymem_dev.bench.targets import evaluate
+from pymem_dev.cli.bench import _command, target_line
+from pymem_dev.scratch import scratch_database
 
 TARGETS = [
     "recall_e2e_p95_ms_100k",

@@ -19,8 +19,8 @@ from pymem import maintenance
 from pymem.client import MemoryClient
 from pymem.consolidation import parse_answer
 from pymem.embeddings import Embedder
-from pymem.evaluation import extraction
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import extraction
 from tests.conftest import AppConnect, Tenant
 from tests.mcpclient import call, call_error, stdio_like_server
 from tests.sqlapi import call as sql_call

@@ -17,12 +17,12 @@ from psycopg.conninfo import make_conninfo
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.evaluation import beir, calibration, metrics, reference, run, tables
-from pymem.evaluation.dataset import CATEGORIES, DatasetError, Question, load_dataset, parse_dataset
-from pymem.evaluation.golden import CHECK_KINDS, questions_of
-from pymem.reports import strict
-from pymem.scratch import recreate, scratch_database
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import beir, calibration, metrics, reference, run, tables
+from pymem_dev.evaluation.dataset import CATEGORIES, DatasetError, Question, load_dataset, parse_dataset
+from pymem_dev.evaluation.golden import CHECK_KINDS, questions_of
+from pymem_dev.reports import strict
+from pymem_dev.scratch import recreate, scratch_database
 from tests.conftest import app_dsn_for
 
 # Metrics: ranked a x b y c; relevant a=2, b=1, c=1, d=2 (d never retrieved)

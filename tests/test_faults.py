@@ -25,7 +25,7 @@ from psycopg.conninfo import make_conninfo
 
 from pymem import bearer_tokens, embedded, migrate
 from pymem.pool import make_pool
-from pymem.stress import spawn_http_server
+from pymem_dev.stress import spawn_http_server
 from tests.conftest import app_dsn_for
 from tests.mcpclient import call
 from tests.sqlapi import call_one

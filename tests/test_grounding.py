@@ -13,9 +13,9 @@ import pytest
 from pymem.client import MemoryClient
 from pymem.embeddings import Embedder
 from pymem.errors import RefusedError
-from pymem.evaluation import grounding
 from pymem.refusals import store_or_refusal
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import grounding
 from tests.conftest import AppConnect, Tenant
 from tests.sqlapi import call, call_one, counts, declare_reviewer, store_episode
 

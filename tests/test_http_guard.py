@@ -30,7 +30,7 @@ from pymem.http_guard import (
     origin_allowed,
 )
 from pymem.log_redaction import REDACTED, redact
-from pymem.stress import Server, spawn_http_server
+from pymem_dev.stress import Server, spawn_http_server
 from tests.conftest import migrated_database
 from tests.mcpclient import call
 from tests.test_mcp_transports import base_env

@@ -31,8 +31,8 @@ from pymem import bearer_tokens, embedded, migrate
 from pymem.embeddings import Embedder
 from pymem.errors import BusyError, translate
 from pymem.pool import make_pool
-from pymem.stress import spawn_http_server
 from pymem.tenancy import tenant_transaction
+from pymem_dev.stress import spawn_http_server
 from tests.conftest import Tenant, app_dsn_for, connect_as, migrated_database
 from tests.mcpclient import call as call_tool
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule

@@ -23,7 +23,7 @@ from mcp.shared.exceptions import MCPError
 from psycopg.conninfo import make_conninfo
 
 from pymem import bearer_tokens, embedded
-from pymem.stress import spawn_http_server
+from pymem_dev.stress import spawn_http_server
 from tests.conftest import base_env, migrated_database
 from tests.mcpclient import TOOLS, call, call_error
 

@@ -21,7 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from pymem import bearer_tokens, embedded
 from pymem.errors import InvalidArgumentError, ReviewerRequiredError, translate
-from pymem.stress import spawn_http_server
+from pymem_dev.stress import spawn_http_server
 from tests.conftest import Tenant, base_env, connect_as, migrated_database
 from tests.mcpclient import call, call_error
 from tests.sqlapi import call_one, declare_reviewer, store_episode, store_fact, store_rule

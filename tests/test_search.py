@@ -14,7 +14,7 @@ from pgvector.psycopg import register_vector
 from psycopg.types.json import Jsonb
 
 from pymem.embeddings import Embedder
-from pymem.evaluation.reference import tsvector_terms
+from pymem_dev.evaluation.reference import tsvector_terms
 from tests.conftest import Tenant
 from tests.sqlapi import call, store_episode, store_fact, store_rule
 from tests.test_schema import _fill_facts

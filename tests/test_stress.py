@@ -16,7 +16,7 @@ import pytest
 from pymem import embedded
 from pymem.cli import main
 from pymem.errors import InvalidArgumentError
-from pymem.stress import MIX, TenantLedger, foreign_ids, log_problems, loopback_host, returned_ids
+from pymem_dev.stress import MIX, TenantLedger, foreign_ids, log_problems, loopback_host, returned_ids
 
 SCRATCH = "pymem_stress_test"
 TOOL_KEYS = {

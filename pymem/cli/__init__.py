@@ -14,6 +14,10 @@ pymem butler sync [--tenant T] [--dir D]         write butler.toml settings into
 pymem butler show [BUTLER] [--tenant T]          print the butler settings in force
 pymem erase memory --type T --id ID [--cascade] | tenant T --confirm T   erase for good (right to erasure)
 pymem review list [--tenant T] | approve|reject --type fact|rule --id ID   what waits for a human reviewer
+
+From a checkout (`make install`), with the development package pymem_dev, which is not in the wheel:
+pymem bench [--scale default|100k|1m] [--json F] [--markdown F]   speed figures on a scratch database
+pymem eval [--json F] [--beir DIR]               quality figures on a scratch database
 pymem stress [--seconds S] [--tenants N] [--sessions N]   a bounded load on the HTTP server (loopback)
 """
 
@@ -25,14 +29,11 @@ import sys
 from pathlib import Path
 
 from pymem import __version__, embedded, migrate
-from pymem.cli import bench as bench_cli
 from pymem.cli import butler as butler_cli
 from pymem.cli import erase as erase_cli
-from pymem.cli import evaluate as eval_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
 from pymem.cli import review as review_cli
-from pymem.cli import stress as stress_cli
 from pymem.cli import token as token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
@@ -144,6 +145,40 @@ def _serve(args: argparse.Namespace, settings: Settings) -> int:
     )
 
 
+DEV_COMMANDS = {
+    "bench": "measure ingest, latency, recall and cold start on a scratch database",
+    "eval": "measure retrieval quality (golden dataset; BEIR with --beir)",
+    "stress": "a bounded mixed load on the HTTP MCP server (loopback), on a scratch database",
+}
+
+
+def _dev_missing(reason: str) -> str:
+    return (
+        f"this command is development tooling, not part of the pymem wheel ({reason}): it runs from a checkout"
+        " of the pymem repository after `make install` (pip install -e '.[dev]'), which installs the pymem_dev package"
+    )
+
+
+def _register_dev_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`pymem bench`, `pymem eval` and `pymem stress` from pymem_dev when it is installed; else commands that
+    say how to get it (and accept any arguments, so that the message is what the user sees)."""
+    try:
+        from pymem_dev import cli as dev_cli
+    except ImportError as exc:
+        reason = "pymem_dev is not installed" if exc.name == "pymem_dev" else f"pymem_dev does not import: {exc}"
+        for name, help_text in DEV_COMMANDS.items():
+            missing = sub.add_parser(name, help=f"{help_text} [needs pymem_dev]", description=_dev_missing(reason))
+            missing.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+            missing.set_defaults(func=_dev_unavailable, reason=reason)
+        return
+    dev_cli.register(sub)
+
+
+def _dev_unavailable(args: argparse.Namespace, settings: Settings) -> int:
+    print(f"pymem {args.command}: {_dev_missing(args.reason)}", file=sys.stderr)
+    return 2
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pymem", description="Long-term memory for AI agents, inside PostgreSQL.")
     parser.add_argument("--version", action="version", version=f"pymem {__version__}")
@@ -204,9 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     maintenance_cli.register(sub)
     erase_cli.register(sub)
     review_cli.register(sub)
-    bench_cli.register(sub)
-    stress_cli.register(sub)
-    eval_cli.register(sub)
+    _register_dev_commands(sub)
     model_cli.register(sub)
     return parser
 

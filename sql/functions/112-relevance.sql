@@ -8,7 +8,7 @@
 -- x = pymem.memory_relevance_features(...) (the evidence, in a fixed order) and c = the coefficients of
 -- the configured model (pymem_private.relevance_models, read through pymem.memory_relevance_model()).
 -- The shipped model is fitted on training data only (SciFact train qrels and the golden set's train
--- questions) by `pymem eval --fit-relevance` (pymem/evaluation/calibration.py), which writes
+-- questions) by `pymem eval --fit-relevance` (pymem_dev/evaluation/calibration.py), which writes
 -- sql/functions/113-relevance-coefficients.sql.
 
 create or replace function pymem.memory_relevance_feature_names()

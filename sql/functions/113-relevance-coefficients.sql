@@ -1,5 +1,5 @@
 -- The shipped relevance model 'pymem' (sql/functions/112-relevance.sql), one row per variant.
--- Written by `pymem eval --fit-relevance` (pymem/evaluation/calibration.py); do not edit by hand.
+-- Written by `pymem eval --fit-relevance` (pymem_dev/evaluation/calibration.py); do not edit by hand.
 -- Coefficients: the intercept, then the features of pymem.memory_relevance_feature_names():
 --   semantic_score, semantic_found, semantic_gap, semantic_log_rank, keyword_score
 --   keyword_found, keyword_share, keyword_log_rank, fuzzy_score, lexical_overlap

@@ -1,5 +1,5 @@
 -- The shipped guard model of consolidation (pymem_private.guard_models, pymem_private.guard_model_score;
--- used by pymem_private.ground). Written by `python -m pymem.evaluation.guard_fit`; do not edit by hand. A migrate that
+-- used by pymem_private.ground). Written by `python -m pymem_dev.evaluation.guard_fit`, not by hand. A migrate that
 -- changes nothing here changes no row; an operator's own models (shipped = false) are kept.
 
 insert into pymem_private.guard_models as m (name, embedding_model, weights, bias, threshold, fitted_on, shipped)

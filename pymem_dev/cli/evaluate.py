@@ -15,11 +15,11 @@ MODES = ("semantic", "keyword", "hybrid", "weighted", "rerank")
 
 
 def _eval(args: argparse.Namespace, settings: Settings) -> int:
-    from pymem import reports
     from pymem.embeddings import make_embedder
-    from pymem.evaluation import beir, run, tables
-    from pymem.evaluation.dataset import DEFAULT_DATASET, load_dataset
-    from pymem.scratch import recreate, scratch_database
+    from pymem_dev import reports
+    from pymem_dev.evaluation import beir, run, tables
+    from pymem_dev.evaluation.dataset import DEFAULT_DATASET, load_dataset
+    from pymem_dev.scratch import recreate, scratch_database
 
     if args.k < 1 or args.k > 1000:
         raise InvalidArgumentError("--k must be between 1 and 1000")
@@ -60,9 +60,9 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `pymem eval` to the subcommands of the `pymem` parser."""
-    from pymem.evaluation.calibration import COEFFICIENTS_FILE
-    from pymem.evaluation.golden import MIN_KEYWORD, MIN_SEMANTIC
-    from pymem.evaluation.run import DEFAULT_CACHE, DEFAULT_DATABASE
+    from pymem_dev.evaluation.calibration import COEFFICIENTS_FILE
+    from pymem_dev.evaluation.golden import MIN_KEYWORD, MIN_SEMANTIC
+    from pymem_dev.evaluation.run import DEFAULT_CACHE, DEFAULT_DATABASE
 
     ev = sub.add_parser(
         "eval",

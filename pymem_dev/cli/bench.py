@@ -54,7 +54,7 @@ def _command(argv: list[str]) -> str:
 
 def _bench(args: argparse.Namespace, settings: Settings) -> int:
     started = time.perf_counter()
-    from pymem.bench.run import BenchOptions, run
+    from pymem_dev.bench.run import BenchOptions, run
 
     if args.database == settings.database:
         raise InvalidArgumentError(f"--database {args.database!r} is the memories' database; pick a scratch name")

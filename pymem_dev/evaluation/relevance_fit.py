@@ -16,8 +16,8 @@ from typing import Any
 
 import psycopg
 
-from pymem.evaluation import beir, calibration, golden
-from pymem.evaluation.dataset import Dataset
+from pymem_dev.evaluation import beir, calibration, golden
+from pymem_dev.evaluation.dataset import Dataset
 
 
 def fit_models(

@@ -10,7 +10,7 @@ The threshold is fixed beforehand (THRESHOLD). The cross-fits (fit on one split 
 other) are recorded beside the coefficients, so that the file says how well a model fitted this way does on text
 it has not seen.
 
-Run: python -m pymem.evaluation.guard_fit [--out sql/functions/119-guard-model.sql]
+Run: python -m pymem_dev.evaluation.guard_fit [--out sql/functions/119-guard-model.sql]
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any, Final
 import numpy as np
 
 from pymem.embeddings import Embedder
-from pymem.evaluation.calibration import auc, fit_logistic, predict
-from pymem.evaluation.poisoning import EPISODES, load_episodes
+from pymem_dev.evaluation.calibration import auc, fit_logistic, predict
+from pymem_dev.evaluation.poisoning import EPISODES, load_episodes
 
 ROOT = Path(__file__).resolve().parents[2]
 EXTRACTION = ROOT / "eval" / "extraction" / "episodes.jsonl"
@@ -74,7 +74,7 @@ def model_sql(coef: np.ndarray, embedding_model: str, fitted_on: dict[str, Any])
     rows = [",".join(numbers[i : i + 10]) for i in range(0, len(numbers), 10)]
     weights = "\n        || ',' || ".join(f"'{row}'" for row in rows)
     return f"""-- The shipped guard model of consolidation (pymem_private.guard_models, pymem_private.guard_model_score;
--- used by pymem_private.ground). Written by `python -m pymem.evaluation.guard_fit`; do not edit by hand. A migrate that
+-- used by pymem_private.ground). Written by `python -m pymem_dev.evaluation.guard_fit`, not by hand. A migrate that
 -- changes nothing here changes no row; an operator's own models (shipped = false) are kept.
 
 insert into pymem_private.guard_models as m (name, embedding_model, weights, bias, threshold, fitted_on, shipped)

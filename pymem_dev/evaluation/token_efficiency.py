@@ -21,10 +21,10 @@ import psycopg
 from pymem import context, token_counts
 from pymem.client import MemoryClient
 from pymem.errors import PymemError, translate
-from pymem.evaluation import metrics
-from pymem.evaluation.dataset import Dataset
-from pymem.evaluation.golden import Loaded, QuestionVectors, questions_of
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import metrics
+from pymem_dev.evaluation.dataset import Dataset
+from pymem_dev.evaluation.golden import Loaded, QuestionVectors, questions_of
 
 BUDGETS = (300, 600, 1200)
 SKIPPED = ("no_answer", "near_miss")

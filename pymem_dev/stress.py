@@ -1,7 +1,7 @@
 """`pymem stress`: a bounded load on the real HTTP MCP server (`make stress` writes stress/results.json and
 stress/results.md).
 
-1. a scratch database (pymem.scratch: dropped, re-created, migrated; pymem_stress by default) on the
+1. a scratch database (pymem_dev.scratch: dropped, re-created, migrated; pymem_stress by default) on the
    configured server, and a bearer token for each tenant (stress-00, stress-01, ...);
 2. `pymem serve --transport http` as a subprocess on a free port of a loopback address (any other host is
    refused: the tokens and the load never leave the machine), its RSS sampled every second;
@@ -40,13 +40,14 @@ from typing import Any
 
 import anyio
 
-from pymem import bearer_tokens, reports
-from pymem.bench import corpus
-from pymem.bench.measure import pymem_command, stats
-from pymem.bench.run import Clock
+from pymem import bearer_tokens
 from pymem.config import Settings
 from pymem.errors import InvalidArgumentError
-from pymem.scratch import ScratchDatabase, drop, recreate, scratch_database
+from pymem_dev import reports
+from pymem_dev.bench import corpus
+from pymem_dev.bench.measure import pymem_command, stats
+from pymem_dev.bench.run import Clock
+from pymem_dev.scratch import ScratchDatabase, drop, recreate, scratch_database
 
 # tool -> weight (percent of calls): 30% writes, 70% reads
 MIX: dict[str, int] = {

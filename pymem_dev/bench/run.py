@@ -28,13 +28,14 @@ from typing import Any, cast
 
 import numpy as np
 
-from pymem import reports, token_counts
-from pymem.bench import corpus, loader, measure, tables
-from pymem.bench.targets import evaluate
+from pymem import token_counts
 from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.scratch import ScratchDatabase, drop, recreate, scratch_database
+from pymem_dev import reports
+from pymem_dev.bench import corpus, loader, measure, tables
+from pymem_dev.bench.targets import evaluate
+from pymem_dev.scratch import ScratchDatabase, drop, recreate, scratch_database
 
 # scale -> (tenants, memories per tenant at each step)
 SCALES: dict[str, tuple[int, list[int]]] = {

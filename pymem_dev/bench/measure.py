@@ -24,14 +24,14 @@ from mcp.client.stdio import StdioServerParameters
 from pgvector.psycopg import register_vector
 
 from pymem import token_counts
-from pymem.bench import corpus
-from pymem.bench.loader import MIX, TenantData
 from pymem.client import MemoryClient
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
-from pymem.scratch import ScratchDatabase
 from pymem.tenancy import tenant_transaction
+from pymem_dev.bench import corpus
+from pymem_dev.bench.loader import MIX, TenantData
+from pymem_dev.scratch import ScratchDatabase
 
 Log = Callable[[str], None]
 Query = tuple[str, np.ndarray]

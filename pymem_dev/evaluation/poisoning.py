@@ -24,7 +24,7 @@ from typing import Any, Final
 
 import psycopg
 
-from pymem.evaluation.embedcache import EmbedderLike
+from pymem_dev.evaluation.embedcache import EmbedderLike
 
 EPISODES = Path(__file__).resolve().parents[2] / "eval" / "poisoning" / "episodes.jsonl"
 HELDOUT = EPISODES.with_name("heldout.jsonl")

@@ -26,10 +26,10 @@ import psycopg
 
 from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError
-from pymem.evaluation import calibration, metrics
-from pymem.evaluation.embedcache import EmbedderLike, embed_cached
-from pymem.evaluation.golden import search_mode
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import calibration, metrics
+from pymem_dev.evaluation.embedcache import EmbedderLike, embed_cached
+from pymem_dev.evaluation.golden import search_mode
 
 MODES = ("keyword", "semantic", "hybrid", "weighted", "rerank")
 # "rerank" is hybrid search with its second stage: the candidates ordered by calibrated relevance
@@ -378,7 +378,7 @@ def run_beir(
     """(Tune on train, and) score every mode on the split; with calibrate, how well the relevance in force
     tells relevant rows on the split (calibration.summarise, at memory_recall's depth). configs: per mode
     overrides; reference: also the client-side BM25 / exact-cosine / RRF yardsticks
-    (pymem.evaluation.reference)."""
+    (pymem_dev.evaluation.reference)."""
     data, tenant, ids, query_vectors = prepared.data, prepared.tenant, prepared.ids, prepared.query_vectors
     if split not in data.qrels:
         raise InvalidArgumentError(f"BEIR data {data.name}: no qrels/{split}.tsv (splits: {sorted(data.qrels)})")
@@ -423,7 +423,7 @@ def run_beir(
                 flush=True,
             )
     if reference:
-        from pymem.evaluation.reference import reference_figures
+        from pymem_dev.evaluation.reference import reference_figures
 
         result["reference"] = reference_figures(
             conn, tenant, data, query_vectors, ids, split=split, depth=max(base.depth, 10), rrf_k=base.rrf_k

@@ -1,4 +1,4 @@
-"""The benchmark's bulk-loaded scale data, on its scratch database (pymem.scratch).
+"""The benchmark's bulk-loaded scale data, on its scratch database (pymem_dev.scratch).
 
 Scale data is set-up, not a measurement, but it goes through the memory model like any store: the
 loader only generates what a caller of memory_store_* would pass (content, embedding and its model
@@ -47,8 +47,8 @@ import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
 
-from pymem.bench import corpus
-from pymem.scratch import ScratchDatabase
+from pymem_dev.bench import corpus
+from pymem_dev.scratch import ScratchDatabase
 
 PERMANENCE = (["standard"] * 6) + (["stable"] * 2) + ["permanent", "volatile"]
 MIX = {"fact": 0.5, "episode": 0.35, "rule": 0.15}

@@ -1,5 +1,5 @@
 """`pymem eval`: one evaluation run, the golden dataset (and optionally a BEIR folder) against a
-database, as pymem_app; the result is a JSON-ready dict, the tables are pymem.evaluation.tables'."""
+database, as pymem_app; the result is a JSON-ready dict, the tables are pymem_dev.evaluation.tables'."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from typing import Any
 import psycopg
 from pgvector.psycopg import register_vector
 
-from pymem import reports
-from pymem.evaluation import beir, extraction, golden, grounding, poisoning, relevance_fit, token_efficiency
-from pymem.evaluation.dataset import CATEGORIES, SPLITS, Dataset
-from pymem.evaluation.embedcache import EmbedderLike
+from pymem_dev import reports
+from pymem_dev.evaluation import beir, extraction, golden, grounding, poisoning, relevance_fit, token_efficiency
+from pymem_dev.evaluation.dataset import CATEGORIES, SPLITS, Dataset
+from pymem_dev.evaluation.embedcache import EmbedderLike
 
 DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "eval" / ".cache"
-DEFAULT_DATABASE = "pymem_eval"  # the scratch database (pymem.scratch), dropped and re-created per run
+DEFAULT_DATABASE = "pymem_eval"  # the scratch database (pymem_dev.scratch), dropped and re-created per run
 
 
 def connect_app(app_dsn: str) -> psycopg.Connection[Any]:

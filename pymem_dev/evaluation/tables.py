@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pymem.reports import fmt, table
+from pymem_dev.reports import fmt, table
 
 
 def golden_tables(result: dict[str, Any]) -> str:

@@ -15,7 +15,7 @@ from pymem.errors import InvalidArgumentError
 
 def _stress(args: argparse.Namespace, settings: Settings) -> int:
     started = time.perf_counter()
-    from pymem import reports, stress
+    from pymem_dev import reports, stress
 
     if args.database == settings.database:
         raise InvalidArgumentError(f"--database {args.database!r} is the memories' database; pick a scratch name")

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from pymem.evaluation import beir
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import beir
 
 _LEXEME = re.compile(r"'((?:[^']|'')+)'(?::([0-9A-D,]+))?")
 

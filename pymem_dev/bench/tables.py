@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pymem.reports import environment_rows, fmt, table
+from pymem_dev.reports import environment_rows, fmt, table
 
 
 def _fmt(value: Any, digits: int = 1) -> str:

@@ -20,10 +20,10 @@ import numpy as np
 import psycopg
 
 from pymem.client import MemoryClient, SearchRow
-from pymem.evaluation import calibration, metrics
-from pymem.evaluation.dataset import CATEGORIES, SPLITS, Dataset, Memory, Question
-from pymem.evaluation.embedcache import EmbedderLike, embed_cached
 from pymem.tenancy import tenant_transaction
+from pymem_dev.evaluation import calibration, metrics
+from pymem_dev.evaluation.dataset import CATEGORIES, SPLITS, Dataset, Memory, Question
+from pymem_dev.evaluation.embedcache import EmbedderLike, embed_cached
 
 MODES = ("semantic", "keyword", "hybrid", "weighted", "rerank")
 # "rerank" is hybrid search with its second stage: ordered by calibrated relevance (rerank => true).

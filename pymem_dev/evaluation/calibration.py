@@ -343,7 +343,7 @@ def coefficients_sql(models: Sequence[FittedModel], feature_names: Sequence[str]
     """The text of sql/functions/113-relevance-coefficients.sql for these models."""
     lines = [
         "-- The shipped relevance model 'pymem' (sql/functions/112-relevance.sql), one row per variant.",
-        "-- Written by `pymem eval --fit-relevance` (pymem/evaluation/calibration.py); do not edit by hand.",
+        "-- Written by `pymem eval --fit-relevance` (pymem_dev/evaluation/calibration.py); do not edit by hand.",
         "-- Coefficients: the intercept, then the features of pymem.memory_relevance_feature_names():",
         *(f"--   {', '.join(feature_names[i : i + 5])}" for i in range(0, len(feature_names), 5)),
     ]
