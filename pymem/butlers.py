@@ -37,7 +37,7 @@ import psycopg
 
 from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError, translate
-from pymem.models import ButlerSettings
+from pymem.result_schemas import ButlerSettings
 
 log = logging.getLogger(__name__)
 SECTIONS = ("system", "project", "history", "knowledge")

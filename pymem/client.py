@@ -5,7 +5,7 @@
 
 Every argument is sent in named notation with an explicit cast (``topic => %(topic)s::text``); an
 argument left as None is not sent, so the SQL default applies. Rows come back as the typed models of
-pymem.models (or, for rows no tool returns, the dataclasses of this module). The caller owns the
+pymem.result_schemas (or, for rows no tool returns, the dataclasses of this module). The caller owns the
 connection, the transaction and the tenant (pymem.tenancy.tenant_transaction), so several calls can share
 one transaction. Nothing here decides what is stored, found or ranked: the SQL functions do, and validate
 every argument (PM002). The operators' functions (index health, re-embedding, the janitor) have their own
@@ -26,7 +26,7 @@ from psycopg import sql
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
 
-from pymem.models import (
+from pymem.result_schemas import (
     ButlerSettings,
     ConfirmResult,
     ConsolidatedEpisode,
@@ -163,7 +163,7 @@ def _store_arguments(arguments: Mapping[str, Any]) -> dict[str, Typed]:
 @dataclass(frozen=True)
 class SearchRow:
     """A row of pymem.memory_search with every column: the ranks and scores of each leg beside what the
-    memory_search tool reports (pymem.models.SearchHit), for measuring and evaluating the ranking."""
+    memory_search tool reports (pymem.result_schemas.SearchHit), for measuring and evaluating the ranking."""
 
     memory_type: str
     memory_id: UUID

@@ -32,7 +32,7 @@ import numpy as np
 
 from pymem import token_counts
 from pymem.client import MemoryClient
-from pymem.models import ContextCandidate
+from pymem.result_schemas import ContextCandidate
 
 SECTIONS = ("system", "project", "history", "knowledge")  # the blocks that hold memories, SQL's order
 BLOCKS = ("system", "project", "task", "history", "knowledge")  # the order they are rendered in

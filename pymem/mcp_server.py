@@ -61,7 +61,10 @@ from pymem.client import MemoryClient, PendingEpisode
 from pymem.config import DEFAULT_MAX_RESULT_BYTES, DEFAULT_MODEL_CONCURRENCY
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, RefusedError, translate
-from pymem.models import (
+from pymem.pool import TenantSlots
+from pymem.refusals import store_or_refusal
+from pymem.rerankers import CrossEncoder
+from pymem.result_schemas import (
     ConfirmResult,
     ConsolidatedEpisode,
     ConsolidateResult,
@@ -80,9 +83,6 @@ from pymem.models import (
     StatsResult,
     StoredMemory,
 )
-from pymem.pool import TenantSlots
-from pymem.refusals import store_or_refusal
-from pymem.rerankers import CrossEncoder
 from pymem.tenancy import MAX_TENANT_LENGTH, act_as_transaction, tenant_transaction
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ import psycopg
 
 from pymem.client import MemoryClient
 from pymem.errors import RefusedError, translate
-from pymem.models import StoredMemory
+from pymem.result_schemas import StoredMemory
 
 
 def store_or_refusal(

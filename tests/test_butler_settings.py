@@ -15,7 +15,7 @@ import pytest
 from pymem import butlers
 from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError
-from pymem.models import ButlerSettings
+from pymem.result_schemas import ButlerSettings
 from tests.conftest import AppConnect, Tenant, connect_as
 from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
 from tests.test_cli import base_env, run_cli

@@ -22,7 +22,7 @@ from pymem.client import MemoryClient
 from pymem.context import ContextBlock, build_context, render, render_header, render_item, render_task
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem.models import ContextCandidate
+from pymem.result_schemas import ContextCandidate
 from tests.conftest import Tenant
 from tests.sqlapi import call, call_one, declare_reviewer, store_episode, store_fact, store_rule
 

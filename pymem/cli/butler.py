@@ -15,7 +15,7 @@ from pymem import butlers
 from pymem.client import MemoryClient
 from pymem.config import Settings
 from pymem.database import open_database
-from pymem.models import ButlerSettings
+from pymem.result_schemas import ButlerSettings
 from pymem.tenancy import tenant_transaction
 
 

@@ -1,7 +1,10 @@
-"""The structured results of the MCP tools (each becomes a tool's output schema).
+"""The structured results of the MCP tools (each becomes a tool's output schema), as pydantic models.
 
 Field names follow the SQL functions' output columns (memory_id, memory_scope, ...), so a
-tool result and a row of ``select * from memory_recall(...)`` read the same.
+tool result and a row of ``select * from memory_recall(...)`` read the same, and the typed client
+(pymem.client) reads those rows straight into these models. Four rows that no tool returns are here
+too, for now: StatsRow (memory_stats, turned into StatsResult), ContextCandidate and ContextChoice
+(the context block's candidates and choices) and ButlerSettings.
 """
 
 from __future__ import annotations
