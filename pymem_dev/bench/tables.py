@@ -13,7 +13,25 @@ def _fmt(value: Any, digits: int = 1) -> str:
 
 
 def markdown(results: dict[str, Any]) -> str:
+    lines = _heading(results) + _targets(results) + _latency(results) + _other_figures(results)
+    lines += _data(results) + _phases(results)
+    return "\n".join(lines)
+
+
+def _heading(results: dict[str, Any]) -> list[str]:
     m = results["machine"]
+    lines = [
+        "# pymem benchmark",
+        "",
+        f"Run {m['date']} in {results['wall_s']:.0f} s (`{results['command']}`).",
+        "",
+    ]
+    if results.get("note"):
+        lines += [str(results["note"]), ""]
+    return [*lines, table(["machine", ""], environment_rows(m)), ""]
+
+
+def _targets(results: dict[str, Any]) -> list[str]:
     targets = [
         [
             f"`{t['name']}`",
@@ -27,16 +45,31 @@ def markdown(results: dict[str, Any]) -> str:
         ]
         for t in results["targets"]
     ]
+    return [
+        "## Targets",
+        "",
+        "A target is read at the size per tenant in its name (or at the largest scale run); one whose size"
+        " was not run is not measured. `met` compares with the target; a stricter goal is reported beside it.",
+        "",
+        table(["target", "measured", "target", "goal", "met", "measured at", "run"], targets),
+        "",
+    ]
+
+
+LATENCY_CALLS = (
+    ("search_sql", "memory_search SQL"),
+    ("recall_sql", "memory_recall SQL"),
+    ("search_mcp", "memory_search MCP (embedding incl.)"),
+    ("recall_mcp", "memory_recall MCP (embedding incl.)"),
+    ("hot_memory", "memory_recent_episodes SQL"),
+)
+
+
+def _latency(results: dict[str, Any]) -> list[str]:
     latency = []
     for s in results["scales"]:
         label = f"{s['memories_per_tenant']} x {s['tenants']}"
-        for key, name in (
-            ("search_sql", "memory_search SQL"),
-            ("recall_sql", "memory_recall SQL"),
-            ("search_mcp", "memory_search MCP (embedding incl.)"),
-            ("recall_mcp", "memory_recall MCP (embedding incl.)"),
-            ("hot_memory", "memory_recent_episodes SQL"),
-        ):
+        for key, name in LATENCY_CALLS:
             st = s.get(key) or {}
             latency.append(
                 [
@@ -48,32 +81,18 @@ def markdown(results: dict[str, Any]) -> str:
                     _fmt(st.get("p99_ms")),
                 ]
             )
-    lines = [
-        "# pymem benchmark",
-        "",
-        f"Run {m['date']} in {results['wall_s']:.0f} s (`{results['command']}`).",
-        "",
-    ]
-    if results.get("note"):
-        lines += [str(results["note"]), ""]
-    lines += [
-        table(["machine", ""], environment_rows(m)),
-        "",
-        "## Targets",
-        "",
-        "A target is read at the size per tenant in its name (or at the largest scale run); one whose size"
-        " was not run is not measured. `met` compares with the target; a stricter goal is reported beside it.",
-        "",
-        table(["target", "measured", "target", "goal", "met", "measured at", "run"], targets),
-        "",
+    return [
         "## Latency by scale (ms; search: hybrid, limit 20; recall: limit 10; one tenant under RLS)",
         "",
         table(["memories per tenant x tenants", "rows", "call", "p50", "p95", "p99"], latency),
     ]
+
+
+def _other_figures(results: dict[str, Any]) -> list[str]:
     ing = results["ingest"]
     emb = results["query_embedding"]
     cold = results["cold_start"]
-    lines += [
+    return [
         "",
         "## Other figures",
         "",
@@ -86,59 +105,74 @@ def markdown(results: dict[str, Any]) -> str:
         f"- `pymem serve` cold start: first tool call after {_fmt(cold.get('first_call_median_s'), 2)} s, first"
         f" memory_recall (model loaded) after {_fmt(cold.get('first_recall_median_s'), 2)} s (median of"
         f" {cold.get('runs')})",
+        _filtered_recall(results.get("filtered_recall") or {}),
+        _hnsw_recall(results.get("hnsw_recall") or {}),
+        "- share of the query tenant's memories the full-text query matches (OR of the query's lexemes): "
+        + ", ".join(
+            f"{x['memories_per_tenant']} per tenant: {x.get('keyword_match_share')}" for x in results["scales"]
+        ),
+        _janitor(results.get("janitor") or {}),
     ]
-    fr = results.get("filtered_recall") or {}
-    hr = results.get("hnsw_recall") or {}
-    jan = results.get("janitor") or {}
-    lines += [
+
+
+def _filtered_recall(fr: dict[str, Any]) -> str:
+    index = fr.get("index") or {}
+    return (
         f"- filtered recall@10 (tenant of {fr.get('tenant_rows')} rows among {fr.get('table_rows')}, rows per"
         f" table {fr.get('tenant_rows_per_table')}, pymem.exact_search_rows {fr.get('exact_search_rows')}):"
         f" {_fmt(fr.get('recall_at_k'), 3)} as configured (min {_fmt(fr.get('min'), 3)}),"
-        f" {_fmt((fr.get('index') or {}).get('recall_at_k'), 3)} forced through the vector index"
-        f" (min {_fmt((fr.get('index') or {}).get('min'), 3)}); {fr.get('queries')} queries",
+        f" {_fmt(index.get('recall_at_k'), 3)} forced through the vector index"
+        f" (min {_fmt(index.get('min'), 3)}); {fr.get('queries')} queries"
+    )
+
+
+def _hnsw_recall(hr: dict[str, Any]) -> str:
+    return (
         f"- HNSW recall@10 ({hr.get('table')}, {hr.get('rows')} rows, {hr.get('queries')} queries, iterative scan"
         f" {hr.get('iterative_scan') or 'off'}; searches use ef_search {hr.get('ef_search')}:"
         f" {hr.get('settings_source')}) by hnsw.ef_search: "
         + ", ".join(
             f"{ef}: {_fmt(r['recall_at_k'], 3)} (p95 {_fmt(r['ann_latency'].get('p95_ms'))} ms)"
             for ef, r in (hr.get("by_ef_search") or {}).items()
-        ),
-        "- share of the query tenant's memories the full-text query matches (OR of the query's lexemes): "
-        + ", ".join(
-            f"{x['memories_per_tenant']} per tenant: {x.get('keyword_match_share')}" for x in results["scales"]
-        ),
-        "- janitor: "
-        + (
-            f"{_fmt(jan.get('seconds'))} s for {jan.get('memories')} memories {jan.get('summary')}"
-            if jan.get("measured")
-            else f"not measured ({jan.get('reason')})"
-        ),
-        "",
-        "## How the data was made",
-        "",
-    ]
-    lines += [f"- {note}" for note in results["data"]["notes"]]
+        )
+    )
+
+
+def _janitor(jan: dict[str, Any]) -> str:
+    if jan.get("measured"):
+        return f"- janitor: {_fmt(jan.get('seconds'))} s for {jan.get('memories')} memories {jan.get('summary')}"
+    return f"- janitor: not measured ({jan.get('reason')})"
+
+
+def _data(results: dict[str, Any]) -> list[str]:
     loads = [
         [f"{x['memories_per_tenant']} x {x['tenants']}", str(x["rows"]), _fmt(x["copy_s"]), _fmt(x["index_s"])]
         for x in results["data"]["loads"]
     ]
-    lines += [
+    return [
+        "",
+        "## How the data was made",
+        "",
+        *[f"- {note}" for note in results["data"]["notes"]],
         "",
         table(["load (per tenant x tenants)", "rows", "COPY + INSERT s", "vector indexes + ANALYZE s"], loads),
         "",
     ]
+
+
+def _phases(results: dict[str, Any]) -> list[str]:
     phases = results.get("phases") or []
-    if phases:
-        lines += [
-            "## Where the time went",
-            "",
-            table(
-                ["phase", "s"],
-                [[x["phase"], _fmt(x["seconds"])] for x in phases] + [["total (wall)", _fmt(results["wall_s"])]],
-            ),
-            "",
-        ]
-    return "\n".join(lines)
+    if not phases:
+        return []
+    return [
+        "## Where the time went",
+        "",
+        table(
+            ["phase", "s"],
+            [[x["phase"], _fmt(x["seconds"])] for x in phases] + [["total (wall)", _fmt(results["wall_s"])]],
+        ),
+        "",
+    ]
 
 
 def _status(target: dict[str, Any]) -> str:

@@ -11,7 +11,28 @@ from pymem_dev.reports import fmt, table
 def golden_tables(result: dict[str, Any]) -> str:
     k = result["k"]
     modes = result["modes"]
-    overall = table(
+    parts = [
+        f"### Golden dataset: {result['dataset']['memories']} memories, {result['dataset']['questions']} questions"
+        f" ({_splits(result['dataset'])}), {result['dataset']['tenants']} tenants (k = {k}); test questions only",
+        _golden_overall(k, modes),
+        "Per category (nDCG@10 / MRR):",
+        _golden_by_category(modes),
+        f"Checks (passed/total; failing question ids). No-answer thresholds: semantic >= "
+        f"{result['thresholds']['min_semantic']} (keyword mode: keyword >= {result['thresholds']['min_keyword']}).",
+        _golden_checks(modes),
+    ]
+    if "calibration" in result:
+        parts.append(relevance_line("Relevance of the hybrid top 10", result["calibration"]))
+    floor = result.get("recall_floor")
+    if floor:
+        parts.append(_recall_floor_line(floor))
+    if result.get("token_efficiency"):
+        parts.append(token_efficiency_table(result["token_efficiency"]))
+    return "\n\n".join(parts)
+
+
+def _golden_overall(k: int, modes: dict[str, Any]) -> str:
+    return table(
         ["mode", f"P@{k}", f"R@{k}", "MRR", "nDCG@10", "p50 ms", "p95 ms"],
         [
             [
@@ -26,11 +47,14 @@ def golden_tables(result: dict[str, Any]) -> str:
             for mode, f in modes.items()
         ],
     )
+
+
+def _golden_by_category(modes: dict[str, Any]) -> str:
     categories: list[str] = []
     for f in modes.values():
         categories.extend(c for c in f["categories"] if c not in categories)
     first = next(iter(modes.values()))
-    by_category = table(
+    return table(
         ["category", "questions", *(f"{m} nDCG@10 / MRR" for m in modes)],
         [
             [
@@ -46,55 +70,44 @@ def golden_tables(result: dict[str, Any]) -> str:
             for c in categories
         ],
     )
+
+
+def _check_cell(check: dict[str, Any] | None) -> str:
+    if check is None:
+        return "-"
+    total = check["passed"] + check["failed"]
+    failed = f" ({', '.join(check['failures'][:4])}{', ...' if len(check['failures']) > 4 else ''})"
+    return f"{check['passed']}/{total}" + (failed if check["failed"] else "")
+
+
+def _golden_checks(modes: dict[str, Any]) -> str:
     names: list[str] = []
     for f in modes.values():
         names.extend(n for n in f["checks"] if n not in names)
     kinds = {n: c["kind"] for f in modes.values() for n, c in f["checks"].items()}
     order = {"contradiction": 0, "hallucination": 1, "ranking": 2}
     names.sort(key=lambda n: (order.get(kinds[n], 9), n))
-
-    def cell(check: dict[str, Any] | None) -> str:
-        if check is None:
-            return "-"
-        total = check["passed"] + check["failed"]
-        failed = f" ({', '.join(check['failures'][:4])}{', ...' if len(check['failures']) > 4 else ''})"
-        return f"{check['passed']}/{total}" + (failed if check["failed"] else "")
-
-    checks = table(
+    return table(
         ["check", "kind", *modes],
-        [[n, kinds[n], *(cell(f["checks"].get(n)) for f in modes.values())] for n in names],
+        [[n, kinds[n], *(_check_cell(f["checks"].get(n)) for f in modes.values())] for n in names],
     )
-    parts = [
-        f"### Golden dataset: {result['dataset']['memories']} memories, {result['dataset']['questions']} questions"
-        f" ({_splits(result['dataset'])}), {result['dataset']['tenants']} tenants (k = {k}); test questions only",
-        overall,
-        "Per category (nDCG@10 / MRR):",
-        by_category,
-        f"Checks (passed/total; failing question ids). No-answer thresholds: semantic >= "
-        f"{result['thresholds']['min_semantic']} (keyword mode: keyword >= {result['thresholds']['min_keyword']}).",
-        checks,
-    ]
-    if "calibration" in result:
-        parts.append(relevance_line("Relevance of the hybrid top 10", result["calibration"]))
-    floor = result.get("recall_floor")
-    if floor:
-        fk = floor["k"]
-        parts.append(
-            f"memory_recall with its relevance floor: nothing recalled for {fmt(floor['no_answer_nothing_recalled'])}"
-            f" of the {floor['no_answer_questions']} no-answer questions"
-            + (
-                f" and {fmt(floor['near_miss_nothing_recalled'])} of the {floor['near_miss_questions']} near misses"
-                if floor.get("near_miss_questions")
-                else ""
-            )
-            + f"; answerable questions' R@{floor['k']} of"
-            f" facts and rules {fmt(floor[f'answerable_r@{fk}_floor'])} (without the floor"
-            f" {fmt(floor[f'answerable_r@{fk}_no_floor'])}); memories recalled per question"
-            f" {fmt(floor['mean_recalled_floor'], 1)} (without {fmt(floor['mean_recalled_no_floor'], 1)})."
+
+
+def _recall_floor_line(floor: dict[str, Any]) -> str:
+    fk = floor["k"]
+    return (
+        f"memory_recall with its relevance floor: nothing recalled for {fmt(floor['no_answer_nothing_recalled'])}"
+        f" of the {floor['no_answer_questions']} no-answer questions"
+        + (
+            f" and {fmt(floor['near_miss_nothing_recalled'])} of the {floor['near_miss_questions']} near misses"
+            if floor.get("near_miss_questions")
+            else ""
         )
-    if result.get("token_efficiency"):
-        parts.append(token_efficiency_table(result["token_efficiency"]))
-    return "\n\n".join(parts)
+        + f"; answerable questions' R@{floor['k']} of"
+        f" facts and rules {fmt(floor[f'answerable_r@{fk}_floor'])} (without the floor"
+        f" {fmt(floor[f'answerable_r@{fk}_no_floor'])}); memories recalled per question"
+        f" {fmt(floor['mean_recalled_floor'], 1)} (without {fmt(floor['mean_recalled_no_floor'], 1)})."
+    )
 
 
 def _splits(dataset: dict[str, Any]) -> str:
