@@ -184,8 +184,9 @@ def sync_butlers(client: MemoryClient, directory: Path) -> list[ButlerSettings]:
     and the settings of butlers whose file is gone removed (back to the defaults). A directory that does
     not exist changes nothing. The caller's transaction makes it all or nothing. Returns the settings written."""
     if not directory.is_dir():
-        # a mistyped directory must not put every butler back on the defaults: change nothing
-        log.warning(
+        # the normal case (no butler files): say nothing; and a mistyped directory must not put every
+        # butler back on the defaults: change nothing
+        log.debug(
             "butlers directory %s does not exist: the butler settings in the database are left as they are", directory
         )
         return []

@@ -4,6 +4,7 @@ memory_store_episode's TTL), butler.toml files synced into a tenant, and `pymem 
 
 from __future__ import annotations
 
+import logging
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -496,6 +497,22 @@ def test_sync_of_an_empty_directory_removes_the_file_settings_a_missing_one_noth
     with as_tenant("acme") as conn:
         assert butlers.sync_butlers(MemoryClient(conn), tmp_path) == []
         assert [r["butler"] for r in all_settings(conn)] == ["by-sql"]
+
+
+def test_a_missing_butlers_directory_is_the_normal_case_and_says_nothing(
+    as_tenant: Tenant, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Most users have no butler files: `pymem serve` and `make demo` must not tell them about a directory they
+    never asked for. At the command line's default level (warnings) nothing is logged; at debug level it is."""
+    missing = tmp_path / "no-such-dir"
+    caplog.set_level(logging.WARNING)
+    with as_tenant("acme") as conn:
+        assert butlers.sync_butlers(MemoryClient(conn), missing) == []
+    assert caplog.records == []
+    caplog.set_level(logging.DEBUG, logger="pymem.butlers")
+    with as_tenant("acme") as conn:
+        butlers.sync_butlers(MemoryClient(conn), missing)
+    assert [r.levelno for r in caplog.records if "does not exist" in r.getMessage()] == [logging.DEBUG]
 
 
 # The command line (against this test's database through PYMEM_DSN)

@@ -112,9 +112,11 @@ def test_pymem_dsn_selects_an_external_database(db_dsn: str, superuser: psycopg.
     assert run_cli("db", "stop", env=env, check=False).returncode == 1
 
 
-def test_demo_plays_an_agent_session_through_mcp(db_dsn: str) -> None:
-    env = base_env(PYMEM_DSN=db_dsn)
-    out = run_cli("demo", env=env).stdout
+def test_demo_plays_an_agent_session_through_mcp(db_dsn: str, tmp_path: Path) -> None:
+    env = base_env(PYMEM_DSN=db_dsn, PYMEM_BUTLERS_DIR=str(tmp_path / "no-butler-files"))
+    result = run_cli("demo", env=env)
+    assert "butlers directory" not in result.stderr  # no butler files is the normal case: nothing to say
+    out = result.stdout
     assert "Connected: 13 tools" in out
     assert out.count("> memory_store_fact(") == 6
     assert "superseded " in out and "the first colour fact is now 'superseded'" in out

@@ -141,14 +141,19 @@ def test_count_tokens_uses_the_minilm_tokenizer_not_characters(embedder: Embedde
 
 
 def test_count_tokens_loads_neither_torch_nor_sentence_transformers() -> None:
+    """A fresh interpreter counts tokens and imports the context and butler modules; it reports what it
+    counted and which heavy modules it loaded, and this test judges the report."""
     code = (
-        "import sys; from pymem.token_counts import wordpiece_tokens as count; "
-        "assert count('Help user with diet') == 4; "
+        "import json, sys; from pymem.token_counts import wordpiece_tokens as count; "
+        "n = count('Help user with diet'); "
         "import pymem.context, pymem.butlers; "
-        "assert 'torch' not in sys.modules and 'sentence_transformers' not in sys.modules, 'heavy import'"
+        "print(json.dumps({'count': n, 'heavy': sorted(m for m in ('torch', 'sentence_transformers')"
+        " if m in sys.modules)}))"
     )
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == {"count": 4, "heavy": []}
 
 
 def test_a_missing_tokenizer_json_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -731,27 +736,24 @@ def test_the_rendered_block_has_a_header_and_five_blocks() -> None:
 # memory_recent_episodes
 
 
-def test_recent_episodes_are_the_butlers_live_ones_newest_first(
-    as_tenant: Tenant, superuser: psycopg.Connection[Any]
-) -> None:
+def test_recent_episodes_are_the_butlers_live_ones_newest_first(as_tenant: Tenant) -> None:
     session = uuid.uuid4()
+    # one transaction after another (an episode's created_at is its transaction's start): ids[3] the oldest,
+    # ids[0] and ids[1] stored together (a tie on created_at: id ASC decides), ids[2] the newest
     with as_tenant("acme") as conn:
-        ids = [store_episode(conn, f"health episode {n}", "health", session_id=session) for n in range(4)]
-        expired = store_episode(conn, "expired episode", "health")
+        oldest = store_episode(conn, "health episode 3", "health", session_id=session)
+        expired = store_episode(conn, "expired episode", "health", ttl=timedelta(milliseconds=1))
         forgotten = store_episode(conn, "forgotten episode", "health")
         other_butler = store_episode(conn, "finance episode", "finance")
         other_session = store_episode(conn, "another session", "health", session_id=uuid.uuid4())
         call(conn, "memory_forget", type="episode", id=forgotten)
     with as_tenant("zeta") as conn:
         store_episode(conn, "another tenant's health episode", "health")
-    # ids[0] and ids[1] share a created_at (ties: id ASC); ids[2] is the newest, ids[3] the oldest
-    superuser.execute(
-        "update pymem.episodes set created_at = now() - case"
-        " when id = any(%(tie)s) then interval '1 hour' when id = %(new)s then interval '1 minute'"
-        " else interval '2 hours' end",
-        {"tie": [ids[0], ids[1]], "new": ids[2]},
-    )
-    superuser.execute("update pymem.episodes set expires_at = now() - interval '1 second' where id = %s", (expired,))
+    with as_tenant("acme") as conn:
+        tied = [store_episode(conn, f"health episode {n}", "health", session_id=session) for n in range(2)]
+    with as_tenant("acme") as conn:
+        newest = store_episode(conn, "health episode 2", "health", session_id=session)
+    ids = [*tied, newest, oldest]
     with as_tenant("acme") as conn:
         rows = call(conn, "memory_recent_episodes", butler="health")
         limited = call(conn, "memory_recent_episodes", butler="health", limit=2)
@@ -1075,24 +1077,17 @@ def test_context_prioritizes_highest_scored_memories(as_tenant: Tenant, embedder
                 assert block.token_count <= budget + slack
 
 
-def test_context_output_is_deterministic_under_score_ties(
-    as_tenant: Tenant, embedder: Embedder, superuser: psycopg.Connection[Any]
-) -> None:
+def test_context_output_is_deterministic_under_score_ties(as_tenant: Tenant, embedder: Embedder) -> None:
     """Scenario: equal scores are ordered created_at DESC, then id ASC; the same call gives the same text."""
+    # created_at is the storing transaction's start: facts[0] and facts[1] tie and facts[2] is newer;
+    # episodes[1] and episodes[2] tie and episodes[0] is newer
     with as_tenant("acme") as conn:
         configure(conn, "health", w_relevance=0, w_importance=1, w_recency=0, w_confidence=0)
-        facts = [store_fact(conn, "user", f"tea_{n}", "The user drinks green tea", embedder) for n in range(3)]
-        episodes = [store_episode(conn, "User made green tea", "health", embedder) for _ in range(3)]
-    superuser.execute(
-        "update pymem.facts set created_at = now() - case when id = %(newest)s then interval '1 day'"
-        " else interval '2 days' end, last_confirmed_at = now()",
-        {"newest": facts[2]},
-    )
-    superuser.execute(
-        "update pymem.episodes set created_at = now() - case when id = %(newest)s then interval '1 hour'"
-        " else interval '2 hours' end",
-        {"newest": episodes[0]},
-    )
+        facts = [store_fact(conn, "user", f"tea_{n}", "The user drinks green tea", embedder) for n in range(2)]
+        older_episodes = [store_episode(conn, "User made green tea", "health", embedder) for _ in range(2)]
+    with as_tenant("acme") as conn:
+        facts.append(store_fact(conn, "user", "tea_2", "The user drinks green tea", embedder))
+        episodes = [store_episode(conn, "User made green tea", "health", embedder), *older_episodes]
     with as_tenant("acme") as conn:
         first = context(conn, "green tea", embedder)
         second = context(conn, "green tea", embedder)
@@ -1322,8 +1317,7 @@ def test_block_layout(as_tenant: Tenant, embedder: Embedder, superuser: psycopg.
         known = store_fact(conn, "user", "kitchen", "The user's kitchen has an induction hob for cooking", embedder)
         first = store_episode(conn, "User asked what to cook tonight", "health", embedder)
     superuser.execute("update pymem.rules set maturity = 'proven' where id = %s", (standing,))
-    superuser.execute("update pymem.episodes set created_at = created_at - interval '1 hour' where id = %s", (first,))
-    with as_tenant("acme") as conn:
+    with as_tenant("acme") as conn:  # a later transaction: the second episode is the newer
         second = store_episode(conn, "User said there are only vegetables left", "health", embedder)
         block = context(conn, prompt, embedder)
     where = {i.candidate.memory_id: i.candidate.section for i in block.items}
@@ -1337,16 +1331,15 @@ def test_block_layout(as_tenant: Tenant, embedder: Embedder, superuser: psycopg.
     assert text.index(short_id(first)) < text.index(short_id(known))
 
 
-def test_block_ordering(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+def test_block_ordering(as_tenant: Tenant) -> None:
     """REQ-MEM-020: History reads in conversation order (oldest first) although it keeps the newest episodes; the
     other blocks are best first (score DESC, created_at DESC, id ASC)."""
     with as_tenant("acme") as conn:
         configure(conn, "health", max_history=3)
-        episodes = [store_episode(conn, f"turn {n} of the conversation", "health") for n in range(5)]
-    for n, episode in enumerate(episodes):  # turn 0 is the oldest
-        superuser.execute(
-            "update pymem.episodes set created_at = now() - make_interval(mins => %s) where id = %s", (60 - n, episode)
-        )
+    episodes = []
+    for n in range(5):  # one transaction each: turn 0 is the oldest
+        with as_tenant("acme") as conn:
+            episodes.append(store_episode(conn, f"turn {n} of the conversation", "health"))
     with as_tenant("acme") as conn:
         block = context(conn, "conversation", None)
     history = [i.candidate.memory_id for i in block.items if i.candidate.section == "history"]
@@ -1355,21 +1348,21 @@ def test_block_ordering(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -
     assert positions == sorted(positions)  # oldest of them first
 
 
-def test_history_keeps_the_recent_episodes_closest_to_the_prompt(
-    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder
-) -> None:
+def test_history_keeps_the_recent_episodes_closest_to_the_prompt(as_tenant: Tenant, embedder: Embedder) -> None:
     """History's candidates come from a window of the butler's newest episodes (3 x max_history, at least 30):
     within it the episodes closest to the prompt win over newer small talk; outside it nothing is recalled."""
+    texts = [
+        "The dentist appointment was moved to Monday at noon",
+        "The user booked a dentist appointment for Friday at 3pm",
+        *(f"Small talk about the weather, part {n}" for n in range(5)),
+    ]
     with as_tenant("acme") as conn:
         configure(conn, "health", max_history=2)
-        relevant = store_episode(conn, "The user booked a dentist appointment for Friday at 3pm", "health", embedder)
-        chatter = [store_episode(conn, f"Small talk about the weather, part {n}", "health", embedder) for n in range(5)]
-        too_old = store_episode(conn, "The dentist appointment was moved to Monday at noon", "health", embedder)
-    ordered = [too_old, relevant, *chatter]  # oldest first
-    for n, episode in enumerate(ordered):
-        superuser.execute(
-            "update pymem.episodes set created_at = now() - make_interval(mins => %s) where id = %s", (60 - n, episode)
-        )
+    ordered = []  # oldest first: one transaction each
+    for text in texts:
+        with as_tenant("acme") as conn:
+            ordered.append(store_episode(conn, text, "health", embedder))
+    too_old, relevant, *chatter = ordered
     with as_tenant("acme") as conn:
         window = [
             r["memory_id"]

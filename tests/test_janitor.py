@@ -4,6 +4,7 @@ changes nothing. It runs per tenant as pymem_app, so RLS keeps every merge insid
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import psycopg
@@ -24,7 +25,7 @@ TESTS_RULE_AGAIN = "Always run the test suite before you commit"  # cosine 0.86
 
 
 @pytest.fixture
-def memories(as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder) -> dict[str, Any]:
+def memories(as_tenant: Tenant, embedder: Embedder) -> dict[str, Any]:
     ids: dict[str, Any] = {}
     with as_tenant("acme") as conn:
         ids["dentist"] = store_fact(conn, "user", "dentist", DENTIST, embedder, confidence=0.9)
@@ -35,17 +36,15 @@ def memories(as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Em
         ids["dentist_work"] = store_fact(conn, "office", "dentist", DENTIST, embedder, scope="work")
         ids["rule"] = store_rule(conn, TESTS_RULE, embedder)
         ids["rule_again"] = store_rule(conn, TESTS_RULE_AGAIN, embedder)
-        ids["old_episode"] = store_episode(conn, "We talked about the dentist", "chat", embedder)
+        # an episode whose TTL has passed by the time the janitor runs
+        ids["old_episode"] = store_episode(
+            conn, "We talked about the dentist", "chat", embedder, ttl=dt.timedelta(milliseconds=1)
+        )
         ids["new_episode"] = store_episode(conn, "We talked about tea", "chat", embedder)
         conn.execute("update pymem.facts set reference_count = 3 where id = %s", (ids["dentist_again"],))
         conn.execute("update pymem.rules set reference_count = 2 where id = %s", (ids["rule"],))
     with as_tenant("globex") as conn:  # globex holds a duplicate of acme's fact: never merged across tenants
         ids["globex_dentist"] = store_fact(conn, "user", "dentist", DENTIST, embedder)
-    superuser.execute(
-        "update pymem.episodes set expires_at = now() - interval '1 day', created_at = now() - interval '8 days'"
-        " where id = %s",
-        (ids["old_episode"],),
-    )
     return ids
 
 

@@ -3,6 +3,7 @@ pruned BM25 top-k of the keyword leg (sql/functions/128-keyword-scores.sql)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import threading
 from typing import Any
@@ -65,7 +66,10 @@ def test_statistics_follow_store_supersede_forget_expire_reembed_and_delete(
     with as_tenant("acme") as conn:
         old = store_fact(conn, "user", "drink", "The user drinks green tea every morning", embedder)
         store_rule(conn, "Always answer about tea briefly", embedder)
-        episode = store_episode(conn, "We talked about tea and biscuits", "general", embedder)
+        # its TTL passes before the janitor's transaction below
+        episode = store_episode(
+            conn, "We talked about tea and biscuits", "general", embedder, ttl=dt.timedelta(milliseconds=1)
+        )
         assert (docs(conn, "fact"), docs(conn, "rule"), docs(conn, "episode")) == (1, 1, 1)
         assert df(conn, "tea") == 3 and df(conn, "green") == 1
         assert kept(conn) == recounted(conn)
@@ -90,9 +94,6 @@ def test_statistics_follow_store_supersede_forget_expire_reembed_and_delete(
         )
         assert kept(conn) == before
     # janitor expiry: an expired episode counts until the janitor tombstones it
-    superuser.execute(
-        "update pymem.episodes set expires_at = now() - interval '1 day', created_at = now() - interval '8 days'"
-    )
     with as_tenant("acme") as conn:
         assert docs(conn, "episode") == 1
         call(conn, "memory_janitor_expire", limit=100)

@@ -362,14 +362,9 @@ def test_stats_counts_and_health(as_tenant: Tenant, superuser: psycopg.Connectio
         call(conn, "memory_forget", type="rule", id=forgotten_rule)
         old_episode = store_episode(conn, "old", "health")
         store_episode(conn, "new", "health")
-        expired = store_episode(conn, "expired", "general")
+        store_episode(conn, "expired", "general", ttl=dt.timedelta(milliseconds=1))  # expired by the stats call
     superuser.execute("update pymem.facts set last_confirmed_at = now() - interval '400 days' where id = %s", (fading,))
     superuser.execute("update pymem.episodes set created_at = now() - interval '2 days' where id = %s", (old_episode,))
-    superuser.execute(
-        "update pymem.episodes set created_at = now() - interval '9 days', expires_at = now() - interval '2 days'"
-        " where id = %s",
-        (expired,),
-    )
     with as_tenant("acme") as conn:
         everything = call_one(conn, "memory_stats")
         health = call_one(conn, "memory_stats", scope="health")

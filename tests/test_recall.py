@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -58,29 +59,46 @@ def test_recall_returns_composite_scored_facts_and_rules(as_tenant: Tenant, embe
     assert [r["score"] for r in rows] == sorted((r["score"] for r in rows), reverse=True)
 
 
-def test_relevance_is_the_calibrated_relevance_of_the_search_row(as_tenant: Tenant, embedder: Embedder) -> None:
-    """recall's relevance is the row's calibrated relevance (memory_search's, at the same candidate depth): a
-    probability of its evidence, not the RRF score over the query's best (which made the best row 1.0)."""
+def test_relevance_is_the_logistic_model_of_the_rows_own_evidence(as_tenant: Tenant, embedder: Embedder) -> None:
+    """recall's relevance is a probability computed from the row's own evidence (its cosine to the topic, how far
+    that stands above the tenant's background, the share of the topic's words it holds) by the model in force: not
+    a rank, nor a score over the query's best row (which made the best row 1.0). The expected value is computed
+    here from the model's coefficients and evidence measured apart (the embedder's cosine, PostgreSQL's own
+    English lexemes), in a tenant of seven facts, where every fact is found by both legs and the background
+    (the 30th nearest memory's cosine) is 0."""
+    topic = "where does the user live"
     with as_tenant("acme") as conn:
         for subject, predicate, content in DISTRACTORS:
             store_fact(conn, subject, predicate, content, embedder)
-        rows = recall(conn, "where does the user live", embedder, limit=5, min_relevance=0)
-        searched = {
-            r["memory_id"]: r["relevance"]
-            for r in call(
-                conn,
-                "memory_search",
-                query="where does the user live",
-                query_embedding=embedder.embed("where does the user live"),
-                types=["fact", "rule"],
-                limit=30,  # recall's candidate depth: max(3 * limit, 30)
-                bump_references=False,
-            )
-        }
-    assert rows
+        model = call_one(conn, "memory_relevance_model", variant="hybrid")
+        rows = recall(conn, topic, embedder, limit=len(DISTRACTORS), min_relevance=0)
+        english = "select tsvector_to_array(to_tsvector('english', %s))"
+        topic_lexemes = conn.execute(english, (topic,)).fetchone()[0]  # type: ignore[index]
+        stored = conn.execute("select id, tsvector_to_array(search_vector) from pymem.facts").fetchall()
+    row_lexemes = {memory_id: set(lexemes) for memory_id, lexemes in stored}
+    coefficient = dict(zip(["intercept", *model["features"]], model["coefficients"], strict=True))
+    # the shipped model reads absolute evidence only: nothing relative to the query's best row, no rank, no BM25
+    # (whose scale follows the tenant's size)
+    for relative in ("semantic_gap", "semantic_log_rank", "keyword_score", "keyword_share", "keyword_log_rank"):
+        assert coefficient[relative] == 0, relative
+    query = embedder.embed(topic)
+    assert len(rows) == len(DISTRACTORS)
     for row in rows:
-        assert row["relevance"] == pytest.approx(searched[row["memory_id"]])
-    assert max(r["relevance"] for r in rows) < 1.0
+        cosine = max(0.0, float(np.dot(query, embedder.embed(row["content"]))))  # unit vectors
+        overlap = len(set(topic_lexemes) & row_lexemes[row["memory_id"]]) / len(set(topic_lexemes))
+        evidence = {
+            "semantic_score": cosine,
+            "semantic_found": 1.0,
+            "keyword_found": 1.0,  # every fact holds "user"
+            "fuzzy_score": 0.0,  # the trigram and ILIKE tiers run only for CJK or when full text finds nothing
+            "lexical_overlap": overlap,
+            "semantic_lift": cosine - 0.0,  # background 0: fewer than 30 memories
+        }
+        logit = coefficient["intercept"] + sum(coefficient[name] * value for name, value in evidence.items())
+        assert row["relevance"] == pytest.approx(1 / (1 + math.exp(-logit)), abs=1e-4), row["content"]
+    by_content = {r["content"]: r["relevance"] for r in rows}
+    assert max(by_content, key=by_content.__getitem__) == "The user lives in Berlin with two cats"
+    assert max(by_content.values()) < 1.0
 
 
 def test_high_importance_recent_fact_ranks_above_low_importance_old_fact(

@@ -256,6 +256,11 @@ def test_the_five_relations_are_accepted(as_tenant: Tenant, relation: str) -> No
             " values ('fact', %s, 'fact', %s, %s)",
             (a, b, relation),
         )
+    with as_tenant("acme") as conn:  # committed and read back by the tenant
+        rows = conn.execute(
+            "select source_id, target_id, relation from pymem.memory_links where source_id = %s", (a,)
+        ).fetchall()
+    assert rows == [(a, b, relation)]
 
 
 def test_unknown_relation_rejected(as_tenant: Tenant) -> None:
