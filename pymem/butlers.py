@@ -35,14 +35,16 @@ from typing import Any
 import platformdirs
 import psycopg
 
+from pymem import limits
 from pymem.client import MemoryClient
 from pymem.errors import InvalidArgumentError, translate
 from pymem.result_schemas import ButlerSettings
 
 log = logging.getLogger(__name__)
 SECTIONS = ("system", "project", "history", "knowledge")
-# a butler's name is also a file name; the SQL function checks the same pattern
-BUTLER_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+# a butler's name is also a file name: the pattern pymem.memory_butler_configure checks, which this module needs
+# before any database is there (to find the files); its length is limits.BUTLER_NAME
+BUTLER_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_.-]{{0,{limits.BUTLER_NAME - 1}}}")
 
 # butler.toml key -> (memory_butler_configure argument, TOML type)
 _TOP = {"scope": ("scope", str), "episode_ttl_days": ("episode_ttl_days", float)}
@@ -66,7 +68,8 @@ def validate_butler_name(name: object) -> str:
     if not isinstance(name, str) or not BUTLER_NAME.fullmatch(name) or ".." in name:
         raise InvalidArgumentError(
             f"invalid butler name {name!r}",
-            hint="use 1-100 letters, digits, '_', '-' or '.', starting with a letter or digit, without '..'",
+            hint=f"use 1-{limits.BUTLER_NAME} letters, digits, '_', '-' or '.', starting with a letter or digit,"
+            " without '..'",
         )
     return name
 

@@ -206,6 +206,18 @@ class Reranked:
 
 
 @dataclass(frozen=True)
+class RerankChoice:
+    """A row of pymem.memory_rerank_select: a candidate kept by the reranker, its place, and its reference count
+    after the bump."""
+
+    memory_type: str
+    memory_id: UUID
+    rerank_score: float
+    rerank_rank: int
+    reference_count: int
+
+
+@dataclass(frozen=True)
 class EpisodeText:
     """A row of pymem.memory_episode_text: the session's last episode and the text a new episode is embedded from."""
 
@@ -540,6 +552,47 @@ class MemoryClient(SqlClient):
         return self._rows(
             Reranked,
             "memory_rerank",
+            memory_types=("text[]", list(memory_types)),
+            memory_ids=("uuid[]", list(memory_ids)),
+            scores=("double precision[]", list(scores)),
+            limit=("integer", limit),
+        )
+
+    def rerank_candidates(
+        self,
+        *,
+        query: str,
+        types: Sequence[str] | None = None,
+        scope: str | None = None,
+        mode: str | None = None,
+        limit: int | None = None,
+        min_confidence: float | None = None,
+        query_embedding: Vector = None,
+        min_relevance: float | None = None,
+    ) -> list[SearchHit]:
+        """pymem.memory_rerank_candidates: stage 1 of a search reranked by a model (memory_search's rows, as many as
+        SQL decides for the limit, nothing bumped)."""
+        return self._rows(
+            SearchHit,
+            "memory_rerank_candidates",
+            query=("text", query),
+            types=("text[]", list(types) if types is not None else None),
+            scope=("text", scope),
+            mode=("text", mode),
+            limit=("integer", limit),
+            min_confidence=("double precision", min_confidence),
+            query_embedding=("public.vector", query_embedding),
+            min_relevance=("double precision", min_relevance),
+        )
+
+    def rerank_select(
+        self, *, memory_types: Sequence[str], memory_ids: Sequence[UUID], scores: Sequence[float], limit: int | None
+    ) -> list[RerankChoice]:
+        """pymem.memory_rerank_select: stage 2, the candidates SQL keeps in the order of the model's scores, their
+        references bumped (not in a read-only transaction)."""
+        return self._rows(
+            RerankChoice,
+            "memory_rerank_select",
             memory_types=("text[]", list(memory_types)),
             memory_ids=("uuid[]", list(memory_ids)),
             scores=("double precision[]", list(scores)),

@@ -18,7 +18,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from pymem import embedded, migrate
 from pymem.config import Settings
-from pymem.errors import InvalidArgumentError
+from pymem.errors import translate
 from pymem.operator_client import OperatorClient
 
 APP_ROLE = "pymem_app"
@@ -104,13 +104,20 @@ def analyst_role_name(tenant_id: str) -> str:
 
 
 def ensure_analyst(db: Database, tenant_id: str, role: str | None = None) -> str:
-    """Create (if needed) a login bound to tenant_id and return its DSN. Needs the migrator."""
-    if not tenant_id or len(tenant_id) > 128:
-        raise InvalidArgumentError("a tenant id is 1 to 128 characters")
+    """Create (if needed) a login bound to tenant_id and return its DSN. Needs the migrator. pymem.memory_bind_role
+    checks the tenant id (InvalidArgumentError, PM002), in the transaction that creates the login: a login for a
+    tenant it refuses is not left behind."""
     role = role or analyst_role_name(tenant_id)
     with psycopg.connect(db.migrator_dsn, autocommit=True) as conn:
-        exists = conn.execute("select 1 from pg_roles where rolname = %s", (role,)).fetchone()
-        if not exists:
-            conn.execute(sql.SQL("create role {} login").format(sql.Identifier(role)))
-        OperatorClient(conn).bind_role(role_name=role, tenant_id=tenant_id)
+        try:
+            with conn.transaction():
+                exists = conn.execute("select 1 from pg_roles where rolname = %s", (role,)).fetchone()
+                if not exists:
+                    conn.execute(sql.SQL("create role {} login").format(sql.Identifier(role)))
+                OperatorClient(conn).bind_role(role_name=role, tenant_id=tenant_id)
+        except psycopg.Error as exc:
+            mapped = translate(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
     return db.dsn_for(role)

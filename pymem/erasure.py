@@ -3,7 +3,8 @@ in SQL; this module calls them as the migrator login and then VACUUMs the tables
 rows and their index entries go too (with rewrite: VACUUM FULL, which rewrites the files and rebuilds the indexes,
 under an exclusive lock). A memory the erasure kept but rebuilt without the erased text (the next turn of an erased
 episode's session: SQL clears its embedding) is re-embedded here, with the real model, in the erasure's
-transaction. `pymem erase` is its command line."""
+transaction. Every call goes through pymem.operator_client.OperatorClient (SQL also names the tables to VACUUM and
+who holds them). `pymem erase` is its command line."""
 
 from __future__ import annotations
 
@@ -13,21 +14,11 @@ from typing import Any
 from uuid import UUID
 
 import psycopg
-from psycopg import sql
 
+from pymem.client import MemoryClient
 from pymem.errors import BusyError
 from pymem.maintenance import ACTOR, TextEmbedder, _connect, _sql_errors, _tenant_work
 from pymem.operator_client import OperatorClient
-
-# what pymem.memory_erase changes (pymem.memory_erase_tenant names the tables it deleted from itself)
-MEMORY_TABLES = (
-    "pymem.memory_links",
-    "pymem.facts",
-    "pymem.rules",
-    "pymem.episodes",
-    "pymem.keyword_lexemes",
-    "pymem.memory_events",
-)
 
 
 @dataclass(frozen=True)
@@ -63,34 +54,32 @@ def vacuum(
     lock_wait_ms at a time, so that no tenant's calls queue behind it for longer, and gives up after `attempts`
     tries with BusyError naming the sessions that hold the table (the erasure itself is committed by then)."""
     with _connect(dsn) as conn:
+        client = OperatorClient(conn)
         if rewrite:
-            conn.execute(sql.SQL("set lock_timeout = {}").format(sql.Literal(f"{lock_wait_ms}ms")))
+            client.set_lock_timeout(milliseconds=lock_wait_ms)
         for table in tables:
-            statement = sql.SQL("vacuum {} {}").format(sql.SQL("full" if rewrite else ""), sql.SQL(table))
             for attempt in range(1, attempts + 1):
                 try:
-                    conn.execute(statement)
+                    client.vacuum(table=table, full=rewrite)
                     break
                 except psycopg.errors.LockNotAvailable:
                     if attempt == attempts:
                         raise BusyError(
                             f"VACUUM FULL {table} did not get its lock in {attempts} tries of {lock_wait_ms} ms;"
-                            f" sessions holding the table: {_holders(conn, table)}",
+                            f" sessions holding the table: {_holders(client, table)}",
                             hint="the erasure is committed and the rows are gone from every query; only the rewrite"
                             f" of the files is left: run VACUUM FULL {table} once those sessions end",
                         ) from None
                     time.sleep(min(1.0, lock_wait_ms / 1000))
 
 
-def _holders(conn: psycopg.Connection[Any], table: str) -> str:
-    """The sessions holding a lock on table: pid, role and state, for the operator to see who keeps it open."""
-    rows = conn.execute(
-        "select a.pid, a.usename, a.state, now() - a.xact_start from pg_catalog.pg_locks as l"
-        " join pg_catalog.pg_stat_activity as a on a.pid = l.pid"
-        " where l.relation = %s::regclass and l.granted and l.pid <> pg_catalog.pg_backend_pid()",
-        (table,),
-    ).fetchall()
-    return ", ".join(f"pid {pid} ({role}, {state}, in a transaction for {age})" for pid, role, state, age in rows)
+def _holders(client: OperatorClient, table: str) -> str:
+    """The sessions holding a lock on table (pymem.memory_lock_holders): pid, role and state, for the operator to see
+    who keeps it open."""
+    return ", ".join(
+        f"pid {h.pid} ({h.role_name}, {h.state}, in a transaction for {h.in_transaction})"
+        for h in client.lock_holders(table=table)
+    )
 
 
 def _reembed(conn: psycopg.Connection[Any], rebuilt: list[tuple[str, UUID]], embedder: TextEmbedder | None) -> bool:
@@ -120,21 +109,20 @@ def erase_memory(
 ) -> Erased:
     """pymem.memory_erase in tenant's transaction (as pymem_app), the memories it rebuilt re-embedded in the same
     transaction (with embedder), then VACUUM of the tables it touched."""
-    with _connect(dsn) as conn, _sql_errors(), _tenant_work(conn, tenant):
-        resolved = conn.execute("select pymem.memory_resolve_id(%s, %s)", (memory_type, memory_id)).fetchone()
-        assert resolved is not None
-        rows: list[Any] = conn.execute(
-            "select memory_type, memory_id, erased from pymem.memory_erase(%s, %s, %s, %s)",
-            (memory_type, resolved[0], reason, cascade),
-        ).fetchall()
-        rebuilt = [(str(r[0]), r[1]) for r in rows if not r[2]]
-        reembedded = _reembed(conn, rebuilt, embedder)
-    vacuum(dsn, MEMORY_TABLES, rewrite=rewrite)
+    with _connect(dsn) as conn, _sql_errors():
+        client = OperatorClient(conn)
+        tables = client.erase_tables()
+        with _tenant_work(conn, tenant):
+            resolved = MemoryClient(conn).resolve_id(type=memory_type, ref=memory_id)
+            rows = client.erase(type=memory_type, id=resolved, reason=reason, cascade=cascade)
+            rebuilt = [(r.memory_type, r.memory_id) for r in rows if not r.erased]
+            reembedded = _reembed(conn, rebuilt, embedder)
+    vacuum(dsn, tables, rewrite=rewrite)
     return Erased(
-        memories=tuple((r[0], r[1]) for r in rows if r[2]),
+        memories=tuple((r.memory_type, r.memory_id) for r in rows if r.erased),
         rebuilt=tuple(rebuilt),
         reembedded=reembedded,
-        vacuumed=MEMORY_TABLES,
+        vacuumed=tables,
         rewritten=rewrite,
     )
 
@@ -143,8 +131,9 @@ def erase_tenant(dsn: str, *, tenant: str, reason: str, rewrite: bool) -> Erased
     """pymem.memory_erase_tenant as the migrator (a superuser): the tenant's rows, and its logins with what they own
     (large objects); then VACUUM of each table it deleted from (pg_largeobject and pg_authid among them)."""
     with _connect(dsn) as conn, _sql_errors(), conn.transaction():
-        conn.execute("select set_config('pymem.actor', %s, true)", (ACTOR,))
-        rows: list[Any] = conn.execute("select * from pymem.memory_erase_tenant(%s, %s)", (tenant, reason)).fetchall()
-    tables = tuple(str(r[0]) for r in rows)  # every table of the tenant, as the SQL function lists them
+        client = OperatorClient(conn)
+        client.set_actor(actor=ACTOR)
+        rows = client.erase_tenant(tenant=tenant, reason=reason)
+    tables = tuple(r.table_name for r in rows)  # every table of the tenant, as the SQL function lists them
     vacuum(dsn, tables, rewrite=rewrite)
-    return Erased(rows=tuple((r[0], int(r[1])) for r in rows), vacuumed=tables, rewritten=rewrite)
+    return Erased(rows=tuple((r.table_name, r.rows_deleted) for r in rows), vacuumed=tables, rewritten=rewrite)

@@ -191,19 +191,20 @@ def _tenant_work(conn: psycopg.Connection[Any], tenant: str) -> Iterator[None]:
 def measure_index_health(
     dsn: str,
     *,
-    sample: int = 50,
-    k: int = 10,
-    min_recall: float = 0.90,
-    max_drift: float = 0.05,
+    sample: int | None = None,
+    k: int | None = None,
+    min_recall: float | None = None,
+    max_drift: float | None = None,
     tenant: str | None = None,
     tag: str | None = None,
-    noise: float = 0.0,
-    save: bool = True,
-    action: str = "measured",
+    noise: float | None = None,
+    save: bool | None = None,
+    action: str | None = None,
     admin_tenant: str = "default",
 ) -> list[IndexHealth]:
     """recall@k of every vector index against exact search, overall and filtered by tenant and tag
-    (pymem.memory_index_health); saved (the first one per index and filter is the baseline) unless save=False."""
+    (pymem.memory_index_health); saved (the first one per index and filter is the baseline) unless save=False.
+    An option left None takes the SQL function's default (sample 50, k 10, min_recall 0.90, max_drift 0.05)."""
     with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "index health"):
         return OperatorClient(conn).index_health(
             sample=sample,
@@ -234,17 +235,17 @@ def _run_ddl(dsn: str, statements: Sequence[str]) -> float:
 def maintain(
     dsn: str,
     *,
-    sample: int = 50,
-    k: int = 10,
-    min_recall: float = 0.90,
-    max_drift: float = 0.05,
-    force: bool = False,
+    sample: int | None = None,
+    k: int | None = None,
+    min_recall: float | None = None,
+    max_drift: float | None = None,
+    force: bool | None = None,
     log: Callable[[str], None] | None = None,
     admin_tenant: str = "default",
 ) -> MaintenanceResult:
     """Measure index health, then run the rebuilds pymem.memory_index_rebuild_plan decides (every index below
     threshold or drifted; all with force), measure again and record each rebuild
-    (pymem.memory_record_index_rebuild)."""
+    (pymem.memory_record_index_rebuild). The options left None take the SQL functions' defaults."""
     say = log or (lambda _message: None)
 
     def measure(action: str) -> list[IndexHealth]:
@@ -366,15 +367,16 @@ def run_janitor(
     *,
     progress: Progress | None = None,
     tenants: Sequence[str] | None = None,
-    batch: int = 500,
-    threshold: float = 0.85,
+    batch: int | None = None,
+    threshold: float | None = None,
     check_health: bool = True,
     admin_tenant: str = "default",
 ) -> JanitorSummary:
     """Tombstone expired episodes and merge near-duplicate facts and rules (> threshold cosine-similar,
     same tenant and scope), tenant by tenant as pymem_app, committing every batch; then re-check index
     health (a pymem_app dsn needs tenants and skips nothing else). pymem.memory_janitor_plan lists the work
-    and checks batch and threshold before anything changes. Running it twice changes nothing the second time."""
+    and checks batch and threshold before anything changes; left None, they are the SQL functions' (batches of
+    500, 0.85). Running it twice changes nothing the second time."""
     started = time.monotonic()
     summary = JanitorSummary()
     with _connect(dsn) as conn, _sql_errors():
@@ -393,7 +395,7 @@ def run_janitor(
                     with _tenant_work(conn, tenant):
                         expired = client.janitor_expire(limit=batch)
                     summary.episodes_expired += expired
-                    if expired < batch:
+                    if expired == 0 or (batch is not None and expired < batch):
                         break
             for kind in ("fact", "rule"):
                 after: UUID | None = None

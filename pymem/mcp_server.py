@@ -21,19 +21,16 @@ With a read replica (PYMEM_REPLICA_DSN: a hot standby's pymem_app), the read too
 memory_recall, memory_get, memory_stats, memory_context) run there in a READ ONLY transaction, where the
 SQL reads skip their reference bumps; the server then forwards the bumps of the memories they returned to
 the primary (pymem.memory_touch_references), queueing them while the primary is unreachable (see
-ReferenceForwarder). Writes, and admin calls with as_tenant (their elevation is logged), go to the primary.
+pymem.replica_bumps). Writes, and admin calls with as_tenant (their elevation is logged), go to the primary.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-import threading
-import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -63,6 +60,7 @@ from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, RefusedError, translate
 from pymem.pool import TenantSlots
 from pymem.refusals import store_or_refusal
+from pymem.replica_bumps import ReadReplica, Reference, ReferenceForwarder, ReplicaBumps
 from pymem.rerankers import CrossEncoder
 from pymem.result_schemas import (
     ConfirmResult,
@@ -83,7 +81,7 @@ from pymem.result_schemas import (
     StatsResult,
     StoredMemory,
 )
-from pymem.tenancy import MAX_TENANT_LENGTH, act_as_transaction, tenant_transaction
+from pymem.tenancy import act_as_transaction, tenant_transaction
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -121,100 +119,6 @@ class Caller:
         """The reviewer memory_confirm names (pymem.reviewer) when the caller's token has memory:review; None
         for any other token and over stdio (an agent): pymem_private.caller_may_review decides what that allows."""
         return self.principal if SCOPE_REVIEW in self.scopes else None
-
-
-Reference = tuple[str, UUID]  # (memory_type, memory_id) of a memory a read returned
-
-
-@dataclass(frozen=True)
-class ReplicaBumps:
-    """The reference bumps of one read served by the replica: its tenant, caller, memories and moment."""
-
-    tenant_id: str
-    actor: str
-    references: tuple[Reference, ...]
-    at: datetime
-
-
-@dataclass
-class ReferenceForwarder:
-    """Applies the reference bumps of replica reads on the primary (pymem.memory_touch_references), one
-    tenant transaction per read, right after the read. When the primary cannot be reached they wait in a
-    bounded queue and go with the next replica read (no sooner than retry_after seconds after a failure);
-    past max_pending references the oldest are dropped, and every drop is counted in a warning."""
-
-    pool: ConnectionPool  # the primary's
-    max_pending: int = 10_000
-    retry_after: float = 5.0
-    timeout: float = 2.0  # how long a forward may wait for a primary connection
-    dropped: int = 0
-    _queue: deque[ReplicaBumps] = field(default_factory=deque)
-    _queued: int = 0
-    _retry_at: float = 0.0
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def pending(self) -> int:
-        """References waiting for the primary."""
-        return self._queued
-
-    def forward(self, bumps: ReplicaBumps | None = None, *, force: bool = False) -> None:
-        """Queue bumps (if any) and apply what is queued, unless a recent failure says to wait (force: try)."""
-        with self._lock:
-            if bumps is not None and bumps.references:
-                self._queue.append(bumps)
-                self._queued += len(bumps.references)
-                self._drop_oldest()
-            if not self._queue or (not force and time.monotonic() < self._retry_at):
-                return
-            batch = list(self._queue)
-            self._queue.clear()
-            self._queued = 0
-        for done, item in enumerate(batch):
-            try:
-                with (
-                    self.pool.connection(timeout=self.timeout) as conn,
-                    tenant_transaction(conn, item.tenant_id, actor=item.actor),
-                ):
-                    types, ids = zip(*item.references, strict=True)
-                    MemoryClient(conn).touch_references(memory_types=types, memory_ids=ids, referenced_at=item.at)
-            except psycopg.OperationalError as exc:  # the primary is unreachable (or a PoolTimeout): keep them
-                self._requeue(batch[done:], exc)
-                return
-            except psycopg.Error:
-                log.exception(
-                    "%d reference bump(s) of a replica read were refused by the primary and are lost",
-                    len(item.references),
-                )
-
-    def _requeue(self, items: list[ReplicaBumps], exc: Exception) -> None:
-        with self._lock:
-            self._queue.extendleft(reversed(items))
-            self._queued += sum(len(item.references) for item in items)
-            self._drop_oldest()
-            self._retry_at = time.monotonic() + self.retry_after
-            pending = self._queued
-        log.warning("the primary is unreachable (%s): %d reference bump(s) of replica reads wait for it", exc, pending)
-
-    def _drop_oldest(self) -> None:
-        while self._queued > self.max_pending:
-            lost = self._queue.popleft()
-            self._queued -= len(lost.references)
-            self.dropped += len(lost.references)
-            log.warning(
-                "the reference bump queue is full (%d): %d bump(s) of a replica read dropped, %d in all",
-                self.max_pending,
-                len(lost.references),
-                self.dropped,
-            )
-
-
-@dataclass(frozen=True)
-class ReadReplica:
-    """The read replica's pool (READ ONLY transactions) and the forwarder of its reads' reference bumps."""
-
-    pool: ConnectionPool
-    bumps: ReferenceForwarder
 
 
 @dataclass
@@ -415,7 +319,7 @@ Tags = Annotated[
         max_length=limits.TAGS,
     ),
 ]
-AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP, max_length=MAX_TENANT_LENGTH), NoNul]
+AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP, max_length=limits.TENANT), NoNul]
 _REF = "its id, or the first 8 or more hex digits of it as memory_context prints it"
 # NoNul on the ids too: a NUL in one was refused by psycopg and reported without naming the argument (issue 17)
 MemoryRef = Annotated[str, Field(description=f"the memory: {_REF}", min_length=8, max_length=36), NoNul]
@@ -474,7 +378,7 @@ async def memory_store_episode(
     caller: CallerArg,
     ctx: Context,
     session_id: Annotated[UUID | None, Field(description="the conversation it belongs to")] = None,
-    importance: Annotated[float, Field(description="0-10")] = 5.0,
+    importance: Annotated[float | None, Field(description="0-10 (default 5)")] = None,
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store an episode: a raw observation of this session. Episodes expire after the butler's
@@ -519,13 +423,16 @@ async def memory_store_fact(
     content: Annotated[str, Field(description="the fact in plain words", max_length=limits.CONTENT), NoNul],
     caller: CallerArg,
     ctx: Context,
-    importance: Annotated[float, Field(description="0-10")] = 5.0,
+    importance: Annotated[float | None, Field(description="0-10 (default 5)")] = None,
     permanence: Annotated[
-        Permanence, Field(description="how fast confidence decays: permanent never, ephemeral fastest")
-    ] = "standard",
+        Permanence | None,
+        Field(description="how fast confidence decays: permanent never, ephemeral fastest (default standard)"),
+    ] = None,
     scope: Annotated[
-        str, Field(description="'global' or a butler's scope, e.g. 'health'", max_length=limits.SCOPE), NoNul
-    ] = "global",
+        str | None,
+        Field(description="'global' (the default) or a butler's scope, e.g. 'health'", max_length=limits.SCOPE),
+        NoNul,
+    ] = None,
     tags: Tags = None,
     source: Source = None,
     citation: Citation = None,
@@ -551,7 +458,7 @@ async def memory_store_fact(
             importance=importance,
             permanence=permanence,
             scope=scope,
-            tags=tags or [],
+            tags=tags,
             source=source,
             citation=citation,
             **text.columns(),
@@ -570,7 +477,9 @@ async def memory_store_rule(
     ],
     caller: CallerArg,
     ctx: Context,
-    scope: Annotated[str, Field(description="'global' or a butler's scope", max_length=limits.SCOPE), NoNul] = "global",
+    scope: Annotated[
+        str | None, Field(description="'global' (the default) or a butler's scope", max_length=limits.SCOPE), NoNul
+    ] = None,
     tags: Tags = None,
     source: Source = None,
     citation: Citation = None,
@@ -589,7 +498,7 @@ async def memory_store_rule(
         lambda db: db.store_rule(
             content=content,
             scope=scope,
-            tags=tags or [],
+            tags=tags,
             source=source,
             citation=citation,
             **text.columns(),
@@ -610,11 +519,11 @@ async def memory_search(
         Field(description="only 'global' and this scope (default: every scope)", max_length=limits.SCOPE),
         NoNul,
     ] = None,
-    mode: Annotated[SearchMode, Field(description="hybrid (RRF of semantic and keyword) by default")] = "hybrid",
-    limit: Annotated[int, Field(description="at most this many results"), SqlInteger] = 20,
+    mode: Annotated[SearchMode | None, Field(description="hybrid (RRF of semantic and keyword) by default")] = None,
+    limit: Annotated[int | None, Field(description="at most this many results (default 20)"), SqlInteger] = None,
     min_confidence: Annotated[
-        float, Field(description="facts and rules below this effective confidence are left out")
-    ] = 0.2,
+        float | None, Field(description="facts and rules below this effective confidence are left out (default 0.2)")
+    ] = None,
     min_relevance: Annotated[
         float | None, Field(description="leave out results less likely than this to be about the query (0..1)")
     ] = None,
@@ -634,28 +543,23 @@ async def memory_search(
     many ranked results were left out."""
     vector = await _embed(ctx, query) if mode != "keyword" else None
     reranker = _runtime(ctx).reranker if rerank else None
-
-    def searched(db: MemoryClient, depth: int, **stage: Any) -> list[SearchHit]:
-        return db.search(
-            query=query,
-            types=types,
-            scope=scope,
-            mode=mode,
-            limit=depth,
-            min_confidence=min_confidence,
-            query_embedding=vector,
-            min_relevance=min_relevance,
-            **stage,
-        )
+    max_bytes = _runtime(ctx).max_result_bytes
+    options: dict[str, Any] = {
+        "query": query,
+        "types": types,
+        "scope": scope,
+        "mode": mode,
+        "limit": limit,
+        "min_confidence": min_confidence,
+        "query_embedding": vector,
+        "min_relevance": min_relevance,
+    }
 
     def work(db: MemoryClient) -> tuple[list[SearchHit], int]:
-        if reranker is None:  # one stage, or the calibrated relevance as the second
-            found = searched(db, limit, rerank=rerank)
-        else:
-            found = _cross_encoded(db, reranker, query, limit, lambda depth: searched(db, depth, bump_references=False))
+        # one stage, or the calibrated relevance as the second; else the cross-encoder's
+        found = db.search(**options, rerank=rerank) if reranker is None else _cross_encoded(db, reranker, options)
         return tool_results.fit(found, max_bytes, tool_results.json_bytes(query) + 512)
 
-    max_bytes = _runtime(ctx).max_result_bytes
     hits, left_out = await _run(
         ctx, caller, "memory_search", SCOPE_READ, as_tenant, work, references=lambda fitted: _returned(fitted[0])
     )
@@ -671,32 +575,25 @@ async def memory_search(
     return tool_results.tool_result(result, tool_results.summary("memory_search", hits, note))
 
 
-def _cross_encoded(
-    db: MemoryClient,
-    reranker: CrossEncoder,
-    query: str,
-    limit: int,
-    candidates: Callable[[int], list[SearchHit]],
-) -> list[SearchHit]:
-    """Two stages: memory_search's candidates (three times the limit, at least 30), scored by the
-    cross-encoder, ordered by pymem.memory_rerank; the returned ones are bumped (a replica's bumps are
-    forwarded by _run)."""
-    found = candidates(min(1000, max(3 * limit, 30)))
-    if not found:
-        return []
-    scores = reranker.score(query, [hit.content for hit in found])
-    order = db.rerank(
+def _cross_encoded(db: MemoryClient, reranker: CrossEncoder, options: dict[str, Any]) -> list[SearchHit]:
+    """Two stages in the caller's transaction: SQL proposes the candidates (pymem.memory_rerank_candidates), the
+    cross-encoder scores them here, and SQL orders, cuts and bumps the references of what it returns
+    (pymem.memory_rerank_select; on a replica _run forwards the bumps)."""
+    found = db.rerank_candidates(**options)
+    scores = reranker.score(options["query"], [hit.content for hit in found])
+    chosen = db.rerank_select(
         memory_types=[hit.memory_type for hit in found],
         memory_ids=[hit.memory_id for hit in found],
         scores=scores,
-        limit=limit,
+        limit=options["limit"],
     )
     by_key: dict[tuple[str, UUID], SearchHit] = {(hit.memory_type, hit.memory_id): hit for hit in found}
-    hits = [by_key[(r.memory_type, r.memory_id)].model_copy(update={"rerank_score": r.rerank_score}) for r in order]
-    read_only = db.conn.execute("select current_setting('transaction_read_only')").fetchone()
-    if hits and read_only is not None and read_only[0] == "off":
-        db.touch_references(memory_types=[h.memory_type for h in hits], memory_ids=[h.memory_id for h in hits])
-    return hits
+    return [
+        by_key[(c.memory_type, c.memory_id)].model_copy(
+            update={"rerank_score": c.rerank_score, "reference_count": c.reference_count}
+        )
+        for c in chosen
+    ]
 
 
 async def memory_recall(
@@ -708,7 +605,7 @@ async def memory_recall(
         Field(description="a butler's scope: recall 'global' plus this scope (default: all)", max_length=limits.SCOPE),
         NoNul,
     ] = None,
-    limit: Annotated[int, Field(description="at most this many results"), SqlInteger] = 10,
+    limit: Annotated[int | None, Field(description="at most this many results (default 10)"), SqlInteger] = None,
     min_relevance: Annotated[
         float | None,
         Field(
@@ -1125,13 +1022,6 @@ def sync_butler_settings(options: ServerOptions) -> None:
         log.info("butler settings of tenant %r: %d butler file(s) from %s", tenant, len(written), options.butlers_dir)
 
 
-def _last_forward(bumps: ReferenceForwarder) -> None:
-    """At shutdown: one last try to forward the queued bumps; what remains is lost, and counted."""
-    bumps.forward(force=True)
-    if bumps.pending:
-        log.warning("%d reference bump(s) of replica reads never reached the primary and are lost", bumps.pending)
-
-
 def build_server(options: ServerOptions) -> MCPServer[Runtime]:
     """The MCP server with its thirteen tools (and, for HTTP, bearer-token authentication)."""
 
@@ -1161,7 +1051,7 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
             yield runtime
         finally:
             if runtime.replica is not None:
-                await anyio.to_thread.run_sync(_last_forward, runtime.replica.bumps)
+                await anyio.to_thread.run_sync(runtime.replica.bumps.last_forward)
             if options.owns_pool:
                 await anyio.to_thread.run_sync(options.pool.close)
                 if replica is not None:

@@ -1,5 +1,5 @@
 """The typed client of the operators' SQL functions: vector index health and rebuilds, embedding versions and
-re-embedding, the janitor. Same style as pymem.client.MemoryClient (one method, one SQL function, named
+re-embedding, the janitor, erasure. Same style as pymem.client.MemoryClient (one method, one SQL function, named
 arguments with explicit casts, None not sent so the SQL default applies, typed rows) on the same core.
 
     with psycopg.connect(migrator_dsn, autocommit=True) as conn, conn.transaction():
@@ -8,18 +8,22 @@ arguments with explicit casts, None not sent so the SQL default applies, typed r
 The caller owns the connection, the role and the transaction: the cross-tenant readers (index_health,
 index_rebuild_plan, embedding_status, reembed_plan, janitor_plan) need the migrator or an elevated pymem_admin;
 the work on memories (reembed_candidates, set_embedding, janitor_expire, janitor_dedup) runs as pymem_app bound
-to one tenant (pymem.maintenance does both). Nothing here decides what is rebuilt, re-embedded or merged.
+to one tenant (pymem.maintenance does both); so does erasure (memory_erase in a tenant, memory_erase_tenant and the
+VACUUM after either as the migrator: pymem.erasure). Nothing here decides what is rebuilt, re-embedded, merged or
+erased. Three statements are not function calls, as no function can run them: VACUUM, and the session's
+lock_timeout and the transaction's actor (set_config).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 import numpy as np
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from pymem.client import SqlClient, nullable
@@ -144,6 +148,33 @@ class DedupBatch:
     checked: int
     merged: int
     done: bool
+
+
+@dataclass(frozen=True)
+class ErasedMemory:
+    """A row of pymem.memory_erase: a memory erased, or (erased false) kept but rebuilt without the erased text."""
+
+    memory_type: str
+    memory_id: UUID
+    erased: bool
+
+
+@dataclass(frozen=True)
+class ErasedTable:
+    """A row of pymem.memory_erase_tenant: a table the tenant's rows were deleted from, and how many."""
+
+    table_name: str
+    rows_deleted: int
+
+
+@dataclass(frozen=True)
+class LockHolder:
+    """A row of pymem.memory_lock_holders: another session holding a lock on a table."""
+
+    pid: int
+    role_name: str | None
+    state: str | None
+    in_transaction: timedelta | None
 
 
 class OperatorClient(SqlClient):
@@ -318,3 +349,45 @@ class OperatorClient(SqlClient):
     def bind_role(self, *, role_name: str, tenant_id: str) -> None:
         """pymem.memory_bind_role: bind a login to one tenant (a DBA or the migrator)."""
         self._scalar("memory_bind_role", role_name=("name", role_name), tenant_id=("text", tenant_id))
+
+    # Erasure ----------------------------------------------------------------------------------------
+
+    def erase(
+        self, *, type: str, id: UUID, reason: str | None = None, cascade: bool | None = None
+    ) -> list[ErasedMemory]:
+        """pymem.memory_erase: delete a memory of the bound tenant (with cascade, what was derived from it)."""
+        return self._rows(
+            ErasedMemory,
+            "memory_erase",
+            type=("text", type),
+            id=("uuid", id),
+            reason=("text", reason),
+            cascade=("boolean", cascade),
+        )
+
+    def erase_tenant(self, *, tenant: str, reason: str) -> list[ErasedTable]:
+        """pymem.memory_erase_tenant: delete a whole tenant and its logins (a superuser)."""
+        return self._rows(ErasedTable, "memory_erase_tenant", tenant=("text", tenant), reason=("text", reason))
+
+    def erase_tables(self) -> tuple[str, ...]:
+        """pymem.memory_erase_tables: the tables memory_erase changes, which a VACUUM after it cleans."""
+        return tuple(self._scalar("memory_erase_tables"))
+
+    def lock_holders(self, *, table: str) -> list[LockHolder]:
+        """pymem.memory_lock_holders: the other sessions holding a lock on table."""
+        return self._rows(LockHolder, "memory_lock_holders", table_name=("regclass", table))
+
+    def vacuum(self, *, table: str, full: bool = False) -> None:
+        """VACUUM (FULL) table ("schema.name", as SQL names it); outside a transaction, as the table's owner or a
+        superuser."""
+        self.conn.execute(
+            sql.SQL("vacuum {}{}").format(sql.SQL("full " if full else ""), sql.Identifier(*table.split(".")))
+        )
+
+    def set_lock_timeout(self, *, milliseconds: int) -> None:
+        """How long each statement of the session waits for a lock before it fails with 55P03."""
+        self.conn.execute("select pg_catalog.set_config('lock_timeout', %s, false)", (f"{milliseconds}ms",))
+
+    def set_actor(self, *, actor: str) -> None:
+        """Name the caller in the audit trail for the rest of the transaction (pymem.actor)."""
+        self.conn.execute("select pg_catalog.set_config('pymem.actor', %s, true)", (actor,))

@@ -16,17 +16,19 @@ from typing import Any
 
 from psycopg import Connection
 
+from pymem import limits
 from pymem.errors import InvalidArgumentError
 from pymem.operator_client import OperatorClient
 
-MAX_TENANT_LENGTH = 128
-
 
 def validate_tenant_id(tenant_id: object) -> str:
+    """tenant_id, or InvalidArgumentError: the transaction's tenant is a setting, which no SQL function checks when
+    it is set (a blank one would see nothing; a longer one than the tables' tenant_id CHECK, limits.TENANT, could
+    write nothing), so it is checked here, before it is set."""
     if not isinstance(tenant_id, str) or not tenant_id.strip():
         raise InvalidArgumentError("a tenant id must be a non-empty string")
-    if len(tenant_id) > MAX_TENANT_LENGTH:
-        raise InvalidArgumentError(f"a tenant id is at most {MAX_TENANT_LENGTH} characters")
+    if len(tenant_id) > limits.TENANT:
+        raise InvalidArgumentError(f"a tenant id is at most {limits.TENANT} characters")
     return tenant_id
 
 

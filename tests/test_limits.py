@@ -26,7 +26,6 @@ from pymem.config import Settings
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.errors import InvalidArgumentError, translate
 from pymem.mcp_server import ServerOptions, build_server
-from pymem.tenancy import MAX_TENANT_LENGTH
 from tests.conftest import Tenant
 from tests.mcpclient import call, call_error
 from tests.sqlapi import call as sql_call
@@ -100,6 +99,7 @@ SQL_CASES = [
         "butler is too long",
     ),
     SqlCase("BUTLER", "memory_recent_episodes", lambda n, _: {"butler": "b" * n}, "butler is too long"),
+    SqlCase("BUTLER_NAME", "memory_butler_configure", lambda n, _: {"butler": "b" * n}, "butler is too long"),
     SqlCase("BUTLER", "memory_consolidate", lambda n, _: {"butler": "b" * n}, "butler is too long"),
     SqlCase(
         "SCOPE",
@@ -158,7 +158,32 @@ SQL_CASES = [
 
 def test_every_limit_of_the_mcp_server_is_checked_against_sql() -> None:
     constants = {name for name in vars(limits) if name.isupper()}
-    assert constants == {case.constant for case in SQL_CASES}
+    assert constants == {case.constant for case in SQL_CASES} | {"TENANT"}  # TENANT: the test below
+
+
+def test_the_tenant_limit_is_the_one_of_the_tables_and_of_memory_bind_role(
+    superuser: psycopg.Connection[Any], make_login: Any
+) -> None:
+    """limits.TENANT is SQL's: a tenant id of that length is stored and bound, one longer is refused by every table's
+    tenant_id CHECK and by pymem.memory_bind_role (PM002)."""
+    at, past = "t" * limits.TENANT, "t" * (limits.TENANT + 1)
+    checks = superuser.execute(
+        "select c.conrelid::regclass::text from pg_catalog.pg_constraint as c"
+        " join pg_catalog.pg_attribute as a on a.attrelid = c.conrelid and a.attnum = any(c.conkey)"
+        " where c.contype = 'c' and a.attname = 'tenant_id'"
+        " and pg_catalog.pg_get_constraintdef(c.oid) like %s",
+        (f"%<= {limits.TENANT})%",),
+    ).fetchall()
+    assert {"pymem.facts", "pymem.rules", "pymem.episodes", "pymem.memory_events"} <= {t for (t,) in checks}
+    role = make_login(None)
+    superuser.execute("select pymem.memory_bind_role(%s, %s)", (role, at))
+    with pytest.raises(psycopg.Error) as caught:
+        superuser.execute("select pymem.memory_bind_role(%s, %s)", (role, past))
+    assert caught.value.sqlstate == "PM002" and "a tenant id is 1 to 128 characters" in str(caught.value)
+    with pytest.raises(psycopg.Error) as caught, superuser.transaction():
+        superuser.execute("select set_config('pymem.tenant_id', %s, true)", (past,))
+        superuser.execute("insert into pymem.facts (subject, predicate, content) values ('s', 'p', 'c')")
+    assert caught.value.sqlstate == "23514"
 
 
 @pytest.mark.parametrize("case", SQL_CASES, ids=str)
@@ -298,7 +323,7 @@ TEXT_ARGUMENTS: dict[tuple[str, str], int] = {
     ("memory_context", "butler"): limits.BUTLER,
     ("memory_consolidate", "butler"): limits.BUTLER,
     ("memory_mark_harmful", "reason"): limits.REASON,
-    **{(tool, "as_tenant"): MAX_TENANT_LENGTH for tool in REQUIRED},
+    **{(tool, "as_tenant"): limits.TENANT for tool in REQUIRED},
 }
 # memory ids (8-36 characters) and enumerations are bounded by their own schema
 BOUNDED_ELSEWHERE = {"id", "rule_id", "session_id", "type", "source", "mode", "extractor"}
@@ -326,7 +351,7 @@ async def test_every_text_argument_of_every_tool_declares_its_sql_limit(
                     assert (name, member["maxItems"], member["items"]["maxLength"]) == ("tags", limits.TAGS, limits.TAG)
                 else:
                     declared[(tool.name, name)] = member["maxLength"]
-    every_as_tenant = {(tool.name, "as_tenant"): MAX_TENANT_LENGTH for tool in tools}
+    every_as_tenant = {(tool.name, "as_tenant"): limits.TENANT for tool in tools}
     assert declared == {**TEXT_ARGUMENTS, **every_as_tenant}
 
 

@@ -34,8 +34,8 @@ from pymem.client import MemoryClient
 from pymem.config import Settings
 from pymem.database import Database, ensure_analyst
 from pymem.errors import InvalidArgumentError, NotFoundError, TenantConflictError, translate
-from pymem.mcp_server import ReferenceForwarder, ReplicaBumps
 from pymem.pool import make_pool
+from pymem.replica_bumps import ReferenceForwarder, ReplicaBumps
 from pymem.tenancy import tenant_transaction
 from tests.conftest import Tenant
 from tests.mcpclient import call, stdio_like_server
@@ -147,7 +147,7 @@ def test_the_forwarder_queues_bumps_while_the_primary_is_unreachable(
     try:
         forwarder = ReferenceForwarder(unreachable, max_pending=3, timeout=0.5)
         read_at = datetime.now(UTC)
-        with caplog.at_level(logging.WARNING, logger="pymem.mcp_server"):
+        with caplog.at_level(logging.WARNING, logger="pymem.replica_bumps"):
             forwarder.forward(ReplicaBumps("acme", "test", (("fact", fact), ("fact", fact)), read_at))
             assert forwarder.pending == 2
             assert "2 reference bump(s) of replica reads wait for it" in caplog.text

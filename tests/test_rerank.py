@@ -160,3 +160,73 @@ def test_memory_rerank_orders_by_the_scores_and_checks_them(as_tenant: Tenant) -
     with as_tenant("globex") as conn, pytest.raises(psycopg.Error) as raised:
         sql_call(conn, "memory_rerank", memory_types=["fact"], memory_ids=ids[:1], scores=[1.0])
     assert raised.value.sqlstate == "PM003"
+
+
+def test_sql_decides_how_many_candidates_a_reranker_gets(as_tenant: Tenant) -> None:
+    """memory_rerank_depth: three times the limit, at least 30, at most 1000; the limit is checked."""
+    with as_tenant("acme") as conn:
+        depths = [sql_call(conn, "memory_rerank_depth", limit=n)[0]["memory_rerank_depth"] for n in (1, 10, 20, 400)]
+        assert depths == [30, 30, 60, 1000]
+    for bad in (0, 1001, None):
+        with (
+            as_tenant("acme") as conn,
+            pytest.raises(psycopg.Error, match="limit must be between 1 and 1000") as raised,
+        ):
+            sql_call(conn, "memory_rerank_depth", limit=bad)
+        assert raised.value.sqlstate == "PM002"
+
+
+def reference_counts(conn: psycopg.Connection[Any]) -> dict[Any, int]:
+    return dict(conn.execute("select id, reference_count from pymem.facts").fetchall())
+
+
+def test_the_candidates_are_memory_searchs_rows_and_only_what_sql_selects_is_bumped(as_tenant: Tenant) -> None:
+    """Stage 1 (memory_rerank_candidates) proposes memory_search's rows, memory_rerank_depth of them, bumping none;
+    stage 2 (memory_rerank_select) orders and cuts by the model's scores and bumps what it returns."""
+    with as_tenant("acme") as conn:
+        ids = [store_fact(conn, "user", f"drink{i}", f"The user drinks oat milk, note {i}") for i in range(35)]
+        searched = sql_call(conn, "memory_search", query="oat milk", limit=30, bump_references=False)
+        candidates = sql_call(conn, "memory_rerank_candidates", query="oat milk", limit=2)
+        assert candidates == searched  # 30 rows (the depth of a limit of 2), as memory_search ranks them
+        assert set(reference_counts(conn).values()) == {0}
+        scores = [float(n % 7) for n in range(len(candidates))]
+        chosen = sql_call(
+            conn,
+            "memory_rerank_select",
+            memory_types=[c["memory_type"] for c in candidates],
+            memory_ids=[c["memory_id"] for c in candidates],
+            scores=scores,
+            limit=2,
+        )
+        expected = sql_call(
+            conn,
+            "memory_rerank",
+            memory_types=[c["memory_type"] for c in candidates],
+            memory_ids=[c["memory_id"] for c in candidates],
+            scores=scores,
+            limit=2,
+        )
+        assert [{k: r[k] for k in expected[0]} for r in chosen] == expected
+        assert [r["reference_count"] for r in chosen] == [1, 1]
+        counts = reference_counts(conn)
+        assert {i for i in ids if counts[i] == 1} == {r["memory_id"] for r in chosen}
+        assert sum(counts.values()) == 2
+    # the options are memory_search's: a bad one is refused by it
+    with as_tenant("acme") as conn, pytest.raises(psycopg.Error, match="mode") as raised:
+        sql_call(conn, "memory_rerank_candidates", query="oat milk", mode="fuzzy")
+    assert raised.value.sqlstate == "PM002"
+
+
+def test_a_read_only_transaction_selects_without_bumping(as_tenant: Tenant) -> None:
+    """On a standby (any read-only transaction) stage 2 bumps nothing and reports the counts as they are: the MCP
+    server forwards the bumps of what it returned to the primary."""
+    with as_tenant("acme") as conn:
+        ids = [store_fact(conn, "user", f"p{i}", f"fact number {i}") for i in range(3)]
+    with as_tenant("acme") as conn:
+        conn.execute("set transaction read only")
+        chosen = sql_call(
+            conn, "memory_rerank_select", memory_types=["fact"] * 3, memory_ids=ids, scores=[0.1, 0.9, 0.5], limit=2
+        )
+    assert [(r["memory_id"], r["reference_count"]) for r in chosen] == [(ids[1], 0), (ids[2], 0)]
+    with as_tenant("acme") as conn:
+        assert set(reference_counts(conn).values()) == {0}

@@ -182,7 +182,7 @@ begin
         raise exception 'memory_erase_tenant is for operators: run it as a superuser (pymem erase tenant)'
             using errcode = 'PM006';
     end if;
-    -- 128, the tenant id limit of every table's tenant_id CHECK (pymem.tenancy.MAX_TENANT_LENGTH): with 200, a tenant of
+    -- 128, the tenant id limit of every table's tenant_id CHECK (pymem.limits.TENANT): with 200, a tenant of
     -- 129-200 characters failed on the CHECK of the erasure's own event row, naming a constraint (issue 17)
     perform pymem_private.require_text('tenant', tenant, 128);
     perform pymem_private.require_text('reason', reason, 1000);
