@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint snapshot eval bench bench-100k stress clean
+.PHONY: install demo test lint snapshot eval bench bench-100k docs-figures stress clean
 
 install: $(STAMP)
 
@@ -38,6 +38,11 @@ bench: install
 # Issue 14's targets at 100k memories per tenant (3 tenants x 10k and 100k; about 7 minutes on 2 cores).
 bench-100k: install
 	$(BIN)/pymem bench --scale 100k --json bench/results-100k.json --markdown bench/results-100k.md
+
+# The figures of README.md and docs/evaluation.md, rewritten from eval/results.json and bench/results*.json
+# (only between their <!-- figures:... --> markers); tests/test_docs_figures.py fails while they differ.
+docs-figures:
+	$(PYTHON) tools/docs_figures.py
 
 # Load (about 3 minutes): 4 tenants x 2 MCP sessions on `pymem serve --transport http` (127.0.0.1), 30% writes,
 # for 150 s. Writes stress/results.json and stress/results.md; exits 1 on a foreign id or a growing RSS.
