@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -70,3 +71,11 @@ def test_a_page_that_lost_a_region_is_an_error(figures: ModuleType, tmp_path: Pa
     page.write_text(page.read_text().replace("<!-- /figures:beir -->", ""))
     with pytest.raises(ValueError, match="no region 'beir'"):
         figures.stale(root)
+
+
+def test_the_readme_types_no_figure_by_hand(figures: ModuleType) -> None:
+    """Outside its generated region, the README's quality section holds no measured figure (a decimal number)."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Quality and speed", 1)[1].split("\n## ", 1)[0]
+    by_hand = figures.region_pattern("quality").sub("", section)
+    assert re.findall(r"\d+\.\d+", by_hand) == []
