@@ -675,6 +675,41 @@ def report(
     options: StressOptions, load: Load, rss: dict[str, Any], environment: dict[str, Any], command: list[str]
 ) -> dict[str, Any]:
     window = max(load.measured_until - load.measure_from, 1e-9)
+    tools = _tool_figures(load, window)
+    calls = sum(t["calls"] for t in tools)
+    all_latencies = [s for tally in load.tallies.values() for s in tally.latencies]
+    foreign = [f for ledger in load.ledgers.values() for f in ledger.resolve(load.ledgers)]
+    shared = _shared_ids(load.ledgers)
+    failures = _failures(load, rss, foreign, shared, calls)
+    return {
+        "command": options.command,
+        "machine": environment,
+        "config": _config(options, command),
+        "totals": {
+            "calls": calls,
+            "errors": sum(t["errors"] for t in tools),
+            "calls_per_s": round(calls / window, 2),
+            "measured_s": round(window, 1),
+            "warmup_calls": sum(t["warmup_calls"] for t in tools),
+            **{k: stats(all_latencies).get(k) for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")},
+            "session_errors": len(load.session_errors),
+        },
+        "tools": tools,
+        "tenants": _tenant_figures(load, foreign),
+        "isolation": {
+            "ids_checked": sum(ledger.ids_checked for ledger in load.ledgers.values()),
+            "foreign": foreign,
+            "ok": not foreign and not shared and not any(ledger.failures for ledger in load.ledgers.values()),
+        },
+        "session_errors": load.session_errors[:20],
+        "rss": rss,
+        "failures": failures,
+        "ok": not failures,
+    }
+
+
+def _tool_figures(load: Load, window: float) -> list[dict[str, Any]]:
+    """Calls, errors, calls/s and latency percentiles of each tool over the measured window."""
     tools: list[dict[str, Any]] = []
     for tool, tally in load.tallies.items():
         st = stats(tally.latencies)
@@ -691,10 +726,14 @@ def report(
                 "error_samples": tally.messages,
             }
         )
-    calls = sum(t["calls"] for t in tools)
-    all_latencies = [s for tally in load.tallies.values() for s in tally.latencies]
-    foreign = [f for ledger in load.ledgers.values() for f in ledger.resolve(load.ledgers)]
-    shared = _shared_ids(load.ledgers)
+    return tools
+
+
+def _failures(
+    load: Load, rss: dict[str, Any], foreign: list[dict[str, str]], shared: list[str], calls: int
+) -> list[str]:
+    """What makes the run fail: a foreign or shared id, a ledger's own failure, a growing RSS, a server that
+    exited, no call measured."""
     failures = [f"{f['tool']} returned {f['id']} to {f['tenant']}; stored by {f['stored_by']}" for f in foreign]
     failures += [f for ledger in load.ledgers.values() for f in ledger.failures]
     failures += [f"id {i} was stored by more than one tenant" for i in shared]
@@ -707,56 +746,40 @@ def report(
         failures.append(f"the server exited with status {load.server_exit} during the load")
     if calls == 0:
         failures.append("no call was measured")
+    return failures
+
+
+def _config(options: StressOptions, command: list[str]) -> dict[str, Any]:
     return {
-        "command": options.command,
-        "machine": environment,
-        "config": {
-            "tenants": options.tenants,
-            "sessions_per_tenant": options.sessions,
-            "concurrent_sessions": options.tenants * options.sessions,
-            "seconds": options.seconds,
-            "warmup_s": options.warmup_s,
-            "mix_percent": MIX,
-            "write_percent": sum(MIX[t] for t in WRITES) * 100 // sum(MIX.values()),
-            "host": options.host,
-            "database": options.database,
-            "server_command": " ".join(command),
-            "transport": "streamable HTTP, a bearer token per tenant, the MCP SDK's client",
-        },
-        "totals": {
-            "calls": calls,
-            "errors": sum(t["errors"] for t in tools),
-            "calls_per_s": round(calls / window, 2),
-            "measured_s": round(window, 1),
-            "warmup_calls": sum(t["warmup_calls"] for t in tools),
-            **{k: stats(all_latencies).get(k) for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")},
-            "session_errors": len(load.session_errors),
-        },
-        "tools": tools,
-        "tenants": [
-            {
-                "tenant": ledger.tenant,
-                "calls": ledger.calls,
-                "stored": len(ledger.owned),
-                "review_states": dict(ledger.review),
-                "ids_checked": ledger.ids_checked,
-                "seen_before_their_store_answered": sum(
-                    1 for _, i in ledger.unresolved if not foreign_ids([i], ledger.owned)
-                ),
-                "foreign": sum(1 for f in foreign if f["tenant"] == ledger.tenant),
-            }
-            for ledger in load.ledgers.values()
-        ],
-        "isolation": {
-            "ids_checked": sum(ledger.ids_checked for ledger in load.ledgers.values()),
-            "foreign": foreign,
-            "ok": not foreign and not shared and not any(ledger.failures for ledger in load.ledgers.values()),
-        },
-        "session_errors": load.session_errors[:20],
-        "rss": rss,
-        "failures": failures,
-        "ok": not failures,
+        "tenants": options.tenants,
+        "sessions_per_tenant": options.sessions,
+        "concurrent_sessions": options.tenants * options.sessions,
+        "seconds": options.seconds,
+        "warmup_s": options.warmup_s,
+        "mix_percent": MIX,
+        "write_percent": sum(MIX[t] for t in WRITES) * 100 // sum(MIX.values()),
+        "host": options.host,
+        "database": options.database,
+        "server_command": " ".join(command),
+        "transport": "streamable HTTP, a bearer token per tenant, the MCP SDK's client",
     }
+
+
+def _tenant_figures(load: Load, foreign: list[dict[str, str]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "tenant": ledger.tenant,
+            "calls": ledger.calls,
+            "stored": len(ledger.owned),
+            "review_states": dict(ledger.review),
+            "ids_checked": ledger.ids_checked,
+            "seen_before_their_store_answered": sum(
+                1 for _, i in ledger.unresolved if not foreign_ids([i], ledger.owned)
+            ),
+            "foreign": sum(1 for f in foreign if f["tenant"] == ledger.tenant),
+        }
+        for ledger in load.ledgers.values()
+    ]
 
 
 def _shared_ids(ledgers: Mapping[str, TenantLedger]) -> list[str]:

@@ -167,8 +167,10 @@ def _register_dev_commands(sub: argparse._SubParsersAction[argparse.ArgumentPars
     except ImportError as exc:
         reason = "pymem_dev is not installed" if exc.name == "pymem_dev" else f"pymem_dev does not import: {exc}"
         for name, help_text in DEV_COMMANDS.items():
-            missing = sub.add_parser(name, help=f"{help_text} [needs pymem_dev]", description=_dev_missing(reason))
-            missing.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+            # every argument, --help and the options included, is taken as is (no prefix character is in
+            # use), so that `pymem eval --json F` prints the message below and not an argparse error
+            missing = sub.add_parser(name, help=f"{help_text} [needs pymem_dev]", prefix_chars="\0", add_help=False)
+            missing.add_argument("args", nargs="*")
             missing.set_defaults(func=_dev_unavailable, reason=reason)
         return
     dev_cli.register(sub)

@@ -188,130 +188,223 @@ def run(options: BenchOptions, settings: Settings | None = None) -> dict[str, An
     return results
 
 
+@dataclass
+class _Bench:
+    """What the phases of one run share: the options, the scratch database, the model and the corpus."""
+
+    options: BenchOptions
+    settings: Settings
+    p: Plan
+    scratch: ScratchDatabase
+    log: Any
+    phases: Phases
+    embedder: Embedder
+    source: loader.Corpus
+    query_texts: list[str]
+    queries: list[tuple[str, Any]]
+    index_defs: list[tuple[str, str]]
+    tenants: list[str]
+    butlers_dir: Path
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(2026))
+    counter: Any = field(default_factory=token_counts.load_tokenizer)
+    loads: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Largest:
+    """The figures measured at the largest scale only."""
+
+    ingest: dict[str, Any] = field(default_factory=dict)
+    filtered: dict[str, Any] = field(default_factory=dict)
+    hnsw: dict[str, Any] = field(default_factory=dict)
+
+
 def _run(
     options: BenchOptions, settings: Settings, p: Plan, scratch: ScratchDatabase, log: Any, phases: Phases
 ) -> dict[str, Any]:
     with phases("model: load, embed the base texts and the queries"):
-        embedder = _embedder(settings)
-        started = time.perf_counter()
-        embedder.embed("warm up")
-        model_load_s = time.perf_counter() - started
-        log(f"model {embedder.model_id} loaded in {model_load_s:.1f} s")
-
-        base_texts = corpus.base_texts(p.bases)
-        started = time.perf_counter()
-        base_vectors = np.vstack(embedder.embed_many(base_texts)).astype(np.float32)
-        log(f"embedded {len(base_texts)} base texts in {time.perf_counter() - started:.1f} s (real MiniLM)")
-        source = loader.Corpus(texts=base_texts, vectors=base_vectors, model_id=embedder.model_id)
+        embedder, model_load_s = _load_model(settings, log)
+        source = _base_corpus(embedder, p.bases, log)
         query_texts = corpus.query_texts(p.queries)
         query_vectors = embedder.embed_many(query_texts)
-        queries = list(zip(query_texts, query_vectors, strict=True))
 
     log(f"query embedding: {p.queries} queries")
     with phases("query embedding latency"):
         query_embedding = measure.query_embedding(embedder, query_texts)
     log(f"query embedding p95 {query_embedding['p95_ms']:.2f} ms")
 
-    rng = np.random.default_rng(2026)
-    counter = token_counts.load_tokenizer()
-    tenants = [f"t{i:02d}" for i in range(p.tenants)]
-    butlers_dir = Path(tempfile.mkdtemp(prefix="pymem-bench-butlers-"))
     with loader.migrator(scratch) as conn:
         index_defs = loader.vector_index_defs(conn)
+    bench = _Bench(
+        options=options,
+        settings=settings,
+        p=p,
+        scratch=scratch,
+        log=log,
+        phases=phases,
+        embedder=embedder,
+        source=source,
+        query_texts=query_texts,
+        queries=list(zip(query_texts, query_vectors, strict=True)),
+        index_defs=index_defs,
+        tenants=[f"t{i:02d}" for i in range(p.tenants)],
+        butlers_dir=Path(tempfile.mkdtemp(prefix="pymem-bench-butlers-")),
+    )
+    scales, largest = _scales(bench)
+
+    log(f"cold start of `pymem serve`: {p.cold_starts} run(s)")
+    with phases("cold start of `pymem serve`"):
+        cold = measure.cold_start(scratch, QUERY_TENANT, bench.butlers_dir, p.cold_starts, log)
+    janitor = _janitor(bench)
+
+    results = _results(
+        bench,
+        scales,
+        largest,
+        model_load_s=model_load_s,
+        query_embedding=query_embedding,
+        cold_start=cold,
+        janitor=janitor,
+    )
+    results["targets"] = evaluate(results)
+    return results
+
+
+def _load_model(settings: Settings, log: Any) -> tuple[Embedder, float]:
+    """The embedder, warmed up, and the seconds that took."""
+    embedder = _embedder(settings)
+    started = time.perf_counter()
+    embedder.embed("warm up")
+    model_load_s = time.perf_counter() - started
+    log(f"model {embedder.model_id} loaded in {model_load_s:.1f} s")
+    return embedder, model_load_s
+
+
+def _base_corpus(embedder: Embedder, bases: int, log: Any) -> loader.Corpus:
+    """The base texts and their real embeddings, which the synthetic rows are derived from."""
+    base_texts = corpus.base_texts(bases)
+    started = time.perf_counter()
+    base_vectors = np.vstack(embedder.embed_many(base_texts)).astype(np.float32)
+    log(f"embedded {len(base_texts)} base texts in {time.perf_counter() - started:.1f} s (real MiniLM)")
+    return loader.Corpus(texts=base_texts, vectors=base_vectors, model_id=embedder.model_id)
+
+
+def _scales(b: _Bench) -> tuple[list[dict[str, Any]], _Largest]:
+    """Each scale in turn: load, then latency; at the largest also ingest, filtered and HNSW recall."""
+    p = b.p
     scales: list[dict[str, Any]] = []
-    loads: list[dict[str, Any]] = []
-    ingest: dict[str, Any] = {}
-    filtered: dict[str, Any] = {}
-    hnsw: dict[str, Any] = {}
-    largest = max(p.sizes)
+    largest = _Largest()
     for size in p.sizes:
         label = f"{size} x {p.tenants}"
-        with phases(f"{label}: load (COPY + INSERT, vector indexes, ANALYZE)"):
-            data = _load(scratch, index_defs, tenants, size, source, rng, counter, p, log, loads)
+        with b.phases(f"{label}: load (COPY + INSERT, vector indexes, ANALYZE)"):
+            data = _load(b, b.scratch, b.tenants, size)
         scale: dict[str, Any] = {
             "tenants": p.tenants,
             "memories_per_tenant": size,
             "nominal_per_tenant": p.stands_for(size),
             "query_tenant": QUERY_TENANT,
         }
-        if size == largest:
-            with phases(f"{label}: ingest (batch, then MCP)"):
-                log(f"ingest (batch): {p.small_tenant} memories for tenant {SMALL_TENANT!r}, real embeddings")
-                ingest["batch"] = measure.batch_ingest(scratch, embedder, SMALL_TENANT, p.small_tenant, log)
-                log(f"ingest (batch): {ingest['batch']['per_s']} memories/s")
-                log(f"ingest (MCP): {p.mcp_ingest} memories for tenant {MCP_TENANT!r}")
-                ingest["mcp"] = measure.mcp_ingest(scratch, embedder, MCP_TENANT, p.mcp_ingest, butlers_dir, log)
-                log(f"ingest (MCP): {ingest['mcp']['per_s']} memories/s")
-        with loader.migrator(scratch) as conn:
-            scale["table_sizes"] = loader.table_sizes(conn)
-        scale["rows_total"] = sum(t["rows"] for t in scale["table_sizes"].values())
-        log(f"{label}: memory_search / memory_recall in SQL, {p.queries} queries each")
-        with phases(f"{label}: memory_search / memory_recall in SQL"):
-            scale.update(measure.sql_queries(scratch, QUERY_TENANT, queries))
-        log(f"{label}: memory_search / memory_recall through MCP, {p.queries} queries each")
-        with phases(f"{label}: memory_search / memory_recall through MCP"):
-            scale.update(measure.mcp_queries(scratch, embedder, QUERY_TENANT, query_texts, butlers_dir))
-        log(f"{label}: hot memory, {p.queries} calls")
-        with phases(f"{label}: keyword match share, hot memory"):
-            scale["keyword_match_share"] = measure.keyword_share(scratch, QUERY_TENANT, query_texts[:20])
-            scale["hot_memory"] = measure.hot_memory(scratch, data[0], p.queries)
-        log(
-            f"{label}: recall p95 SQL {scale['recall_sql']['p95_ms']:.1f} ms, MCP {scale['recall_mcp']['p95_ms']:.1f}"
-            f" ms; search p95 SQL {scale['search_sql']['p95_ms']:.1f} ms, MCP {scale['search_mcp']['p95_ms']:.1f} ms;"
-            f" hot memory p95 {scale['hot_memory']['p95_ms']:.2f} ms"
-        )
-        if size == largest:
-            log(f"filtered recall@10: tenant {SMALL_TENANT!r}, {p.recall_queries} queries")
-            with phases(f"{label}: filtered recall@10"):
-                filtered = measure.filtered_recall(scratch, SMALL_TENANT, queries[: p.recall_queries])
-            filtered.update(tenant=SMALL_TENANT, tenant_rows=p.small_tenant, table_rows=scale["rows_total"])
-            log(
-                f"filtered recall@10 = {filtered['recall_at_k']} as configured,"
-                f" {filtered['index']['recall_at_k']} through the vector index"
-            )
-            log(f"HNSW recall@10: {p.recall_queries} queries")
-            with phases(f"{label}: HNSW recall@10"):
-                hnsw = measure.hnsw_recall(scratch, [v for _, v in queries[: p.recall_queries]])
-            log(
-                f"HNSW recall@10 by ef_search ({hnsw['settings_source']}): "
-                + ", ".join(f"{ef}: {r['recall_at_k']}" for ef, r in hnsw["by_ef_search"].items())
-            )
+        if size == max(p.sizes):
+            with b.phases(f"{label}: ingest (batch, then MCP)"):
+                largest.ingest = _ingest(b)
+        _latencies(b, label, scale, data)
+        if size == max(p.sizes):
+            largest.filtered, largest.hnsw = _recall(b, label, scale["rows_total"])
         scales.append(scale)
+    return scales, largest
 
-    log(f"cold start of `pymem serve`: {p.cold_starts} run(s)")
-    with phases("cold start of `pymem serve`"):
-        cold = measure.cold_start(scratch, QUERY_TENANT, butlers_dir, p.cold_starts, log)
 
+def _ingest(b: _Bench) -> dict[str, Any]:
+    """Ingest rates: in batches (real embeddings, the small tenant), then through the MCP tools."""
+    p, log = b.p, b.log
+    ingest: dict[str, Any] = {}
+    log(f"ingest (batch): {p.small_tenant} memories for tenant {SMALL_TENANT!r}, real embeddings")
+    ingest["batch"] = measure.batch_ingest(b.scratch, b.embedder, SMALL_TENANT, p.small_tenant, log)
+    log(f"ingest (batch): {ingest['batch']['per_s']} memories/s")
+    log(f"ingest (MCP): {p.mcp_ingest} memories for tenant {MCP_TENANT!r}")
+    ingest["mcp"] = measure.mcp_ingest(b.scratch, b.embedder, MCP_TENANT, p.mcp_ingest, b.butlers_dir, log)
+    log(f"ingest (MCP): {ingest['mcp']['per_s']} memories/s")
+    return ingest
+
+
+def _latencies(b: _Bench, label: str, scale: dict[str, Any], data: list[loader.TenantData]) -> None:
+    """Table sizes, memory_search / memory_recall in SQL and through MCP, and hot memory, into scale."""
+    p, log, scratch = b.p, b.log, b.scratch
+    with loader.migrator(scratch) as conn:
+        scale["table_sizes"] = loader.table_sizes(conn)
+    scale["rows_total"] = sum(t["rows"] for t in scale["table_sizes"].values())
+    log(f"{label}: memory_search / memory_recall in SQL, {p.queries} queries each")
+    with b.phases(f"{label}: memory_search / memory_recall in SQL"):
+        scale.update(measure.sql_queries(scratch, QUERY_TENANT, b.queries))
+    log(f"{label}: memory_search / memory_recall through MCP, {p.queries} queries each")
+    with b.phases(f"{label}: memory_search / memory_recall through MCP"):
+        scale.update(measure.mcp_queries(scratch, b.embedder, QUERY_TENANT, b.query_texts, b.butlers_dir))
+    log(f"{label}: hot memory, {p.queries} calls")
+    with b.phases(f"{label}: keyword match share, hot memory"):
+        scale["keyword_match_share"] = measure.keyword_share(scratch, QUERY_TENANT, b.query_texts[:20])
+        scale["hot_memory"] = measure.hot_memory(scratch, data[0], p.queries)
+    log(
+        f"{label}: recall p95 SQL {scale['recall_sql']['p95_ms']:.1f} ms, MCP {scale['recall_mcp']['p95_ms']:.1f}"
+        f" ms; search p95 SQL {scale['search_sql']['p95_ms']:.1f} ms, MCP {scale['search_mcp']['p95_ms']:.1f} ms;"
+        f" hot memory p95 {scale['hot_memory']['p95_ms']:.2f} ms"
+    )
+
+
+def _recall(b: _Bench, label: str, rows_total: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Filtered recall@10 on the small tenant, and the vector index's recall@10 by ef_search."""
+    p, log = b.p, b.log
+    log(f"filtered recall@10: tenant {SMALL_TENANT!r}, {p.recall_queries} queries")
+    with b.phases(f"{label}: filtered recall@10"):
+        filtered = measure.filtered_recall(b.scratch, SMALL_TENANT, b.queries[: p.recall_queries])
+    filtered.update(tenant=SMALL_TENANT, tenant_rows=p.small_tenant, table_rows=rows_total)
+    log(
+        f"filtered recall@10 = {filtered['recall_at_k']} as configured,"
+        f" {filtered['index']['recall_at_k']} through the vector index"
+    )
+    log(f"HNSW recall@10: {p.recall_queries} queries")
+    with b.phases(f"{label}: HNSW recall@10"):
+        hnsw = measure.hnsw_recall(b.scratch, [v for _, v in b.queries[: p.recall_queries]])
+    log(
+        f"HNSW recall@10 by ef_search ({hnsw['settings_source']}): "
+        + ", ".join(f"{ef}: {r['recall_at_k']}" for ef, r in hnsw["by_ef_search"].items())
+    )
+    return filtered, hnsw
+
+
+def _janitor(b: _Bench) -> dict[str, Any]:
+    """The janitor over its own memories (10% of the episodes expired), in a database of its own, so that
+    --keep keeps the largest scale's data to examine."""
+    p, log = b.p, b.log
     janitor_total = p.janitor_tenants * p.janitor_per_tenant
-    # a database of its own, so that --keep keeps the largest scale's data to examine
-    janitor_db = scratch_database(settings, f"{scratch.name}_janitor")
+    janitor_db = scratch_database(b.settings, f"{b.scratch.name}_janitor")
     log(f"janitor: loading {janitor_total} memories (10% of the episodes expired) into {janitor_db.name}")
-    with phases(f"janitor: load {janitor_total} memories, run"):
+    with b.phases(f"janitor: load {janitor_total} memories, run"):
         recreate(janitor_db)
         try:
-            _load(
-                janitor_db,
-                index_defs,
-                tenants[: p.janitor_tenants],
-                p.janitor_per_tenant,
-                source,
-                rng,
-                counter,
-                p,
-                log,
-                loads,
-                expired_share=0.1,
-            )
+            _load(b, janitor_db, b.tenants[: p.janitor_tenants], p.janitor_per_tenant, expired_share=0.1)
             janitor = measure.janitor(janitor_db, log)
         finally:
             drop(janitor_db)
     janitor["memories"] = janitor_total
+    return janitor
 
-    machine = reports.environment(scratch.migrator_dsn, embedder)
-    results: dict[str, Any] = {
+
+def _results(
+    b: _Bench,
+    scales: list[dict[str, Any]],
+    largest: _Largest,
+    *,
+    model_load_s: float,
+    query_embedding: dict[str, Any],
+    cold_start: dict[str, Any],
+    janitor: dict[str, Any],
+) -> dict[str, Any]:
+    """The results of the run (without the targets, which are read from them)."""
+    options, p = b.options, b.p
+    return {
         "pymem_bench": 1,
         "command": options.command,
-        "machine": machine,
+        "machine": reports.environment(b.scratch.migrator_dsn, b.embedder),
         "config": {
             "scale": options.scale,
             "quick": options.quick,
@@ -324,38 +417,26 @@ def _run(
             "mcp_ingest": p.mcp_ingest,
             "cold_starts": p.cold_starts,
             "maintenance_work_mem": p.maintenance_work_mem,
-            "database": scratch.name,
+            "database": b.scratch.name,
         },
         "model_load_s": round(model_load_s, 3),
-        "data": {"notes": _notes(p, len(base_texts)), "loads": loads},
+        "data": {"notes": _notes(p, len(b.source.texts)), "loads": b.loads},
         "query_embedding": query_embedding,
-        "ingest": ingest,
-        "cold_start": cold,
+        "ingest": largest.ingest,
+        "cold_start": cold_start,
         "scales": scales,
-        "filtered_recall": filtered,
-        "hnsw_recall": hnsw,
+        "filtered_recall": largest.filtered,
+        "hnsw_recall": largest.hnsw,
         "janitor": janitor,
-        "phases": phases.rows,
+        "phases": b.phases.rows,
         "note": options.note,
     }
-    results["targets"] = evaluate(results)
-    return results
 
 
 def _load(
-    scratch: ScratchDatabase,
-    index_defs: list[tuple[str, str]],
-    tenants: list[str],
-    size: int,
-    source: loader.Corpus,
-    rng: np.random.Generator,
-    counter: Any,
-    p: Plan,
-    log: Any,
-    loads: list[dict[str, Any]],
-    *,
-    expired_share: float = 0.0,
+    b: _Bench, scratch: ScratchDatabase, tenants: list[str], size: int, *, expired_share: float = 0.0
 ) -> list[loader.TenantData]:
+    p, log, index_defs = b.p, b.log, b.index_defs
     label = f"{size} x {len(tenants)}"
     log(f"{label}: emptying tables, dropping vector indexes, loading {size * len(tenants)} memories (triggers on)")
     data = []
@@ -363,7 +444,7 @@ def _load(
         loader.reset_tables(conn, index_defs)
         started = time.perf_counter()
         for i, tenant in enumerate(tenants):
-            data.append(loader.load_tenant(conn, tenant, size, source, rng, counter, expired_share=expired_share))
+            data.append(loader.load_tenant(conn, tenant, size, b.source, b.rng, b.counter, expired_share=expired_share))
             if (i + 1) % max(1, len(tenants) // 5) == 0 or i + 1 == len(tenants):
                 log(f"{label}: loaded {i + 1}/{len(tenants)} tenants")
         copy_s = time.perf_counter() - started
@@ -375,7 +456,7 @@ def _load(
         timings = loader.build_indexes(conn, index_defs, p.maintenance_work_mem, workers=1)
         index_s = time.perf_counter() - started
         log(f"{label}: indexes + ANALYZE in {index_s:.1f} s")
-    loads.append(
+    b.loads.append(
         {
             "memories_per_tenant": size,
             "tenants": len(tenants),
