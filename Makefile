@@ -50,8 +50,8 @@ stress: install
 	$(BIN)/pymem stress --json stress/results.json --markdown stress/results.md
 
 lint: install
-	$(BIN)/ruff check pymem pymem_dev tests migrations
-	$(BIN)/ruff format --check pymem pymem_dev tests migrations
+	$(BIN)/ruff check pymem pymem_dev tools tests migrations
+	$(BIN)/ruff format --check pymem pymem_dev tools tests migrations
 	$(BIN)/mypy
 	$(BIN)/sqlfluff lint sql
 
