@@ -70,6 +70,11 @@ NOT_DISTRIBUTED: dict[str, tuple[str, str]] = {
         "keyed by model name (0022): the guard models over an episode's embedding, read by every store drawn "
         "from an episode (pymem_private.ground) on every node",
     ),
+    "pymem_private.extraction_patterns": (
+        "reference",
+        "keyed by pattern name (0023): the built-in extractor's patterns, read by every consolidation "
+        "(pymem.memory_extract) on every node",
+    ),
     "pymem_private.index_health": (
         "local",
         "keyed by index name (0004): recall measurements of the vector indexes, written and read "

@@ -110,7 +110,15 @@ pymem_private.require_memory_source(text),
 pymem.memory_extract(text),
 pymem_private.extract_statements(text),
 pymem_private.extraction_sentences(text),
-pymem_private.extraction_value(text)
+pymem_private.extraction_value(text),
+pymem_private.extraction_pattern_rows(text[]),
+pymem_private.extraction_matches(text, text[]),
+pymem_private.extraction_says(text, text),
+pymem_private.extraction_rule(text),
+pymem_private.extraction_facts(text, boolean, text[]),
+pymem_private.extraction_languages(text, boolean),
+pymem_private.extraction_relations(text),
+pymem_private.extraction_clause(text)
 to pymem_app, pymem_analyst, pymem_admin;
 
 grant execute on function
