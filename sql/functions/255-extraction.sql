@@ -171,16 +171,7 @@ stable
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return exists (
-    select
-    from pymem_private.extraction_pattern_rows(array[extraction_says.kind]) as p
-    where
-        exists (
-            select from pg_catalog.unnest(p.needles) as x (needle)
-            where pg_catalog.strpos(pg_catalog.lower(extraction_says.content), x.needle) > 0
-        )
-        and extraction_says.content ~* p.pattern
-);
+return exists (select from pymem_private.extraction_matches(extraction_says.content, array[extraction_says.kind]));
 
 comment on function pymem_private.extraction_says(text, text) is
 $$Whether content matches a pattern of pymem_private.extraction_patterns of that kind (case-insensitively): a
