@@ -2,6 +2,69 @@
 -- effective confidence (decay), recency, Reciprocal Rank Fusion, the composite recall
 -- score, and rule effectiveness and maturity. IMMUTABLE: every input, time included, is
 -- an argument.
+--
+-- The two decay formulas are written once, here, each in an inlinable SQL function
+-- (pymem_private.decayed_confidence, pymem_private.half_life_decay): a SQL-standard body of one
+-- expression, IMMUTABLE, not STRICT, no SET clause, not SECURITY DEFINER, so the planner replaces
+-- a call by its expression inside the query that makes it (no function call per row). Every
+-- other function uses them: the public memory_effective_confidence and memory_recency check their
+-- arguments, then call them; the filters of search (128-keyword-scores.sql, 130-candidates.sql)
+-- call them per row. tests/test_one_formula.py fails on a decay expression anywhere else.
+
+create or replace function pymem_private.decayed_confidence(
+    confidence double precision,
+    decay_rate double precision,
+    since timestamptz,
+    at timestamptz
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+-- decay_rate 0 never decays (0 * an infinite age would be NaN); the age is never negative; the exponent
+-- stops at -700 (exp(-700) ~ 1e-304: fully decayed, still a normal double, where exp(-746) fails with
+-- "value out of range: underflow"). Each argument but confidence and decay_rate (columns, cheap) is used
+-- once, so a call inlines whatever its arguments.
+return case
+    when decayed_confidence.decay_rate = 0 then decayed_confidence.confidence
+    else decayed_confidence.confidence * pg_catalog.exp(greatest(
+        -700.0,
+        -decayed_confidence.decay_rate
+        * greatest(0.0, pg_catalog.date_part('epoch', decayed_confidence.at - decayed_confidence.since) / 86400.0)
+    ))
+end;
+
+comment on function pymem_private.decayed_confidence(double precision, double precision, timestamptz, timestamptz) is
+$$THE confidence decay, in one place: confidence * exp(-decay_rate * days from since to at), days never negative,
+the exponent at least -700 (fully decayed ~1e-304, never an underflow error), decay_rate 0 never decays. Inlined
+by the planner (no argument checks: pymem.memory_effective_confidence checks them, then calls this).
+Example: select pymem_private.decayed_confidence(1.0, 0.008, now() - interval '87 days', now());  -- ~0.5$$;
+
+
+create or replace function pymem_private.half_life_decay(
+    since timestamptz,
+    at timestamptz,
+    half_life_days double precision
+)
+returns double precision
+language sql
+immutable
+parallel safe
+security invoker
+-- the age is never negative; the exponent stops at -700 (see decayed_confidence)
+return pg_catalog.exp(greatest(
+    -700.0,
+    -pg_catalog.ln(2.0)
+    * greatest(0.0, pg_catalog.date_part('epoch', half_life_decay.at - half_life_decay.since) / 86400.0)
+    / half_life_decay.half_life_days
+));
+
+comment on function pymem_private.half_life_decay(timestamptz, timestamptz, double precision) is
+$$THE half-life decay, in one place: exp(-ln 2 * days from since to at / half_life_days), in (0, 1], days never
+negative, the exponent at least -700 (~1e-304, never an underflow error). Inlined by the planner (no argument
+checks: pymem.memory_recency checks half_life_days, then calls this).
+Example: select pymem_private.half_life_decay(now() - interval '30 days', now(), 30);  -- 0.5$$;
 
 create or replace function pymem.memory_effective_confidence(
     confidence double precision,
@@ -21,8 +84,9 @@ begin
     -- Issue 17 (tests/test_properties.py): a NaN or infinite confidence or decay_rate returned NaN, and so did
     -- decay_rate 0 at `at` = infinity (0 * infinity); an exponent below about -745 (an ephemeral fact unconfirmed
     -- for 20 years) failed with "value out of range: underflow". Now both are checked (PM002), decay_rate 0 never
-    -- decays, and the exponent stops at -700 (exp(-700) ~ 1e-304: fully decayed, still a normal double). PL/pgSQL,
-    -- to raise: a SQL body is bound at creation, before 105-validation.sql defines require_range.
+    -- decays, and the exponent stops at -700 (exp(-700) ~ 1e-304: fully decayed, still a normal double): the
+    -- formula is pymem_private.decayed_confidence's. PL/pgSQL, to raise: a SQL body is bound at creation, before
+    -- 105-validation.sql defines require_range.
     if not (memory_effective_confidence.confidence between 0 and 1) then
         raise exception 'confidence must be between 0 and 1, not %', memory_effective_confidence.confidence
             using errcode = 'PM002';
@@ -31,18 +95,12 @@ begin
         raise exception 'decay_rate must be between 0 and 1000 (per day), not %', memory_effective_confidence.decay_rate
             using errcode = 'PM002';
     end if;
-    if memory_effective_confidence.decay_rate = 0 then
-        return memory_effective_confidence.confidence;
-    end if;
-    return memory_effective_confidence.confidence * pg_catalog.exp(greatest(
-        -700.0,
-        -memory_effective_confidence.decay_rate
-        * greatest(
-            0.0,
-            pg_catalog.date_part('epoch', memory_effective_confidence.at - memory_effective_confidence.last_confirmed_at)
-            / 86400.0
-        )
-    ));
+    return pymem_private.decayed_confidence(
+        memory_effective_confidence.confidence,
+        memory_effective_confidence.decay_rate,
+        memory_effective_confidence.last_confirmed_at,
+        memory_effective_confidence.at
+    );
 end;
 $$;
 
@@ -71,23 +129,17 @@ begin
     -- negative one returned more than 1 or overflowed; an exponent below about -745 (memory_recall with
     -- recency_half_life_days 0.01 and a memory 11 days old) failed with "value out of range: underflow". Now
     -- half_life_days must be in the range memory_search, memory_recall and memory_context_candidates check theirs
-    -- against (PM002), and the exponent stops at -700 (~1e-304). PL/pgSQL, to raise (see memory_effective_confidence).
+    -- against (PM002), and the exponent stops at -700 (~1e-304): the formula is pymem_private.half_life_decay's.
+    -- PL/pgSQL, to raise (see memory_effective_confidence).
     if not (memory_recency.half_life_days between 0.001 and 100000) then
         raise exception 'half_life_days must be between 0.001 and 100000, not %', memory_recency.half_life_days
             using errcode = 'PM002';
     end if;
-    return pg_catalog.exp(greatest(
-        -700.0,
-        -pg_catalog.ln(2.0)
-        * greatest(
-            0.0,
-            pg_catalog.date_part(
-                'epoch',
-                memory_recency.at - coalesce(memory_recency.last_referenced_at, memory_recency.created_at)
-            ) / 86400.0
-        )
-        / memory_recency.half_life_days
-    ));
+    return pymem_private.half_life_decay(
+        coalesce(memory_recency.last_referenced_at, memory_recency.created_at),
+        memory_recency.at,
+        memory_recency.half_life_days
+    );
 end;
 $$;
 

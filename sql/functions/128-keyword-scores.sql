@@ -1,5 +1,152 @@
--- One step of the keyword leg of search (130-candidates.sql): the visible rows matching a tsquery, each with
--- its BM25 over the query lexemes; and the tsquery of one stored lexeme.
+-- noqa: disable=RF01
+-- The rows search may return (searchable_facts, searchable_rules, searchable_episodes: the filters of every
+-- leg, written once); one step of the keyword leg of search (130-candidates.sql): the visible rows matching a
+-- tsquery, each with its BM25 over the query lexemes; and the tsquery of one stored lexeme.
+--
+-- searchable_* are inlinable set-returning SQL functions (SQL-standard body of one SELECT, STABLE, not STRICT,
+-- no SET clause, not SECURITY DEFINER): the planner puts their query in place of the call, so a caller's
+-- conditions (a tsquery match, an id, ORDER BY distance LIMIT n) reach the table's indexes as if written there.
+
+create or replace function pymem_private.searchable_facts(
+    p_tenant text,
+    p_scope text,
+    p_min_confidence double precision,
+    p_as_of timestamptz,
+    p_at timestamptz
+)
+returns table (
+    id uuid,
+    created_at timestamptz,
+    embedding public.vector,
+    embedding_model text,
+    search_vector tsvector,
+    content text
+)
+language sql
+stable
+rows 1000
+security invoker
+begin atomic
+    select
+        f.id,
+        f.created_at,
+        f.embedding,
+        f.embedding_model,
+        f.search_vector,
+        f.content
+    from pymem.facts as f
+    where
+        f.tenant_id = searchable_facts.p_tenant
+        and (
+            (searchable_facts.p_as_of is null and f.validity = 'active')
+            or (
+                searchable_facts.p_as_of is not null and f.created_at <= searchable_facts.p_as_of
+                and (f.invalidated_at is null or f.invalidated_at > searchable_facts.p_as_of)
+            )
+        )
+        and (searchable_facts.p_scope is null or f.scope in ('global', searchable_facts.p_scope))
+        -- as of p_at a confirmation after it does not count: decayed from created_at then
+        and pymem_private.decayed_confidence(
+            f.confidence,
+            f.decay_rate,
+            case when f.last_confirmed_at > searchable_facts.p_at then f.created_at else f.last_confirmed_at end,
+            searchable_facts.p_at
+        ) >= searchable_facts.p_min_confidence;
+end;
+
+comment on function pymem_private.searchable_facts(text, text, double precision, timestamptz, timestamptz) is
+$$The facts of p_tenant that search may return as of p_at (= coalesce(p_as_of, now())): active (with p_as_of:
+valid at that moment), of scope 'global' or p_scope (any scope for NULL), effective confidence
+(pymem_private.decayed_confidence) at least p_min_confidence. Inlined by the planner into its caller's query.
+Example: select id, content from pymem_private.searchable_facts('demo', null, 0.2, null, now());$$;
+
+
+create or replace function pymem_private.searchable_rules(
+    p_tenant text,
+    p_scope text,
+    p_min_confidence double precision,
+    p_at timestamptz
+)
+returns table (
+    id uuid,
+    created_at timestamptz,
+    embedding public.vector,
+    embedding_model text,
+    search_vector tsvector,
+    content text
+)
+language sql
+stable
+rows 1000
+security invoker
+begin atomic
+    select
+        r.id,
+        r.created_at,
+        r.embedding,
+        r.embedding_model,
+        r.search_vector,
+        r.content
+    from pymem.rules as r
+    where
+        r.tenant_id = searchable_rules.p_tenant
+        and r.created_at <= searchable_rules.p_at
+        and (r.forgotten_at is null or r.forgotten_at > searchable_rules.p_at)
+        and r.review_state = 'approved'
+        and (searchable_rules.p_scope is null or r.scope in ('global', searchable_rules.p_scope))
+        and pymem_private.decayed_confidence(
+            r.confidence,
+            r.decay_rate,
+            case when r.last_confirmed_at > searchable_rules.p_at then r.created_at else r.last_confirmed_at end,
+            searchable_rules.p_at
+        ) >= searchable_rules.p_min_confidence;
+end;
+
+comment on function pymem_private.searchable_rules(text, text, double precision, timestamptz) is
+$$The rules of p_tenant that search may return as of p_at (= coalesce(as_of, now())): created by then, not
+forgotten then, approved, of scope 'global' or p_scope (any scope for NULL), effective confidence
+(pymem_private.decayed_confidence) at least p_min_confidence. Inlined by the planner into its caller's query.
+Example: select id, content from pymem_private.searchable_rules('demo', null, 0.2, now());$$;
+
+
+create or replace function pymem_private.searchable_episodes(
+    p_tenant text,
+    p_scope text,
+    p_at timestamptz
+)
+returns table (
+    id uuid,
+    created_at timestamptz,
+    embedding public.vector,
+    embedding_model text,
+    search_vector tsvector,
+    content text
+)
+language sql
+stable
+rows 1000
+security invoker
+begin atomic
+    select
+        e.id,
+        e.created_at,
+        e.embedding,
+        e.embedding_model,
+        e.search_vector,
+        e.content
+    from pymem.episodes as e
+    where
+        e.tenant_id = searchable_episodes.p_tenant
+        and e.created_at <= searchable_episodes.p_at
+        and (e.forgotten_at is null or e.forgotten_at > searchable_episodes.p_at)
+        and (e.expires_at is null or e.expires_at > searchable_episodes.p_at)
+        and (searchable_episodes.p_scope is null or e.butler = searchable_episodes.p_scope);
+end;
+
+comment on function pymem_private.searchable_episodes(text, text, timestamptz) is
+$$The episodes of p_tenant that search may return as of p_at (= coalesce(as_of, now())): created by then, not
+forgotten nor expired then, of butler p_scope (any butler for NULL). Inlined by the planner into its caller's query.
+Example: select id, content from pymem_private.searchable_episodes('demo', null, now());$$;
 
 create or replace function pymem_private.lexeme_tsquery(lexeme text)
 returns tsquery
@@ -80,57 +227,21 @@ set jit = off
 set max_parallel_workers_per_gather = 0
 as $$
     with
-    at as (select coalesce(p_as_of, now()) as v_at),
     matched as (
         select 'fact'::text as kind, f.id, f.created_at, f.search_vector
-        from pymem.facts as f, at
+        from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, coalesce(p_as_of, now())) as f
         where 'fact' = any(p_types)
-          and f.tenant_id = p_tenant
           and f.search_vector operator(pymem_private.@@@) p_tsquery
-          and ((p_as_of is null and f.validity = 'active')
-               or (p_as_of is not null and f.created_at <= p_as_of
-                   and (f.invalidated_at is null or f.invalidated_at > p_as_of)))
-          and (p_scope is null or f.scope in ('global', p_scope))
-          and f.confidence * exp(greatest(
-                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
-                    -f.decay_rate * greatest(
-                        0.0,
-                        date_part(
-                            'epoch',
-                            at.v_at - case when f.last_confirmed_at > at.v_at then f.created_at else f.last_confirmed_at end
-                        ) / 86400.0
-                    )
-              )) >= p_min_confidence
         union all
         select 'rule'::text, r.id, r.created_at, r.search_vector
-        from pymem.rules as r, at
+        from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, coalesce(p_as_of, now())) as r
         where 'rule' = any(p_types)
-          and r.tenant_id = p_tenant
           and r.search_vector operator(pymem_private.@@@) p_tsquery
-          and r.created_at <= at.v_at
-          and (r.forgotten_at is null or r.forgotten_at > at.v_at)
-          and r.review_state = 'approved'
-          and (p_scope is null or r.scope in ('global', p_scope))
-          and r.confidence * exp(greatest(
-                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
-                    -r.decay_rate * greatest(
-                        0.0,
-                        date_part(
-                            'epoch',
-                            at.v_at - case when r.last_confirmed_at > at.v_at then r.created_at else r.last_confirmed_at end
-                        ) / 86400.0
-                    )
-              )) >= p_min_confidence
         union all
         select 'episode'::text, e.id, e.created_at, e.search_vector
-        from pymem.episodes as e, at
+        from pymem_private.searchable_episodes(p_tenant, p_scope, coalesce(p_as_of, now())) as e
         where 'episode' = any(p_types)
-          and e.tenant_id = p_tenant
           and e.search_vector operator(pymem_private.@@@) p_tsquery
-          and e.created_at <= at.v_at
-          and (e.forgotten_at is null or e.forgotten_at > at.v_at)
-          and (e.expires_at is null or e.expires_at > at.v_at)
-          and (p_scope is null or e.butler = p_scope)
     )
     select
         m.kind, m.id, m.created_at,

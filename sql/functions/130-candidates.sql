@@ -1,3 +1,4 @@
+-- noqa: disable=RF01
 -- Stage 1 of every search: the ranked candidate lists, semantic (pgvector cosine distance,
 -- approximate index with iterative scans), keyword (full text, then the trigram and ILIKE tiers)
 -- and graph (memory_links neighbours of the most relevant candidates), each row with its
@@ -11,11 +12,354 @@
 -- larger one by the approximate index with iterative scans and hnsw.ef_search >= p_depth, so a
 -- small tenant inside a large corpus still gets p_depth rows.
 
+-- memory_candidates decides (the evidence this search has, exact or approximate, the index's depth) and fuses;
+-- what each leg finds is an inlinable set-returning SQL function (SQL-standard body of one SELECT, STABLE, not
+-- STRICT, no SET clause, not SECURITY DEFINER), so the planner puts it in place of its call and the whole search
+-- is still one query, planned as one: semantic_candidates, keyword_candidates (over the searchable_* rows of
+-- 128-keyword-scores.sql) and linked_memories (the graph's neighbours of a seed). They run under
+-- memory_candidates' settings (hnsw.ef_search, iterative scans, the trigram threshold).
+
 -- Load pgvector and pg_trgm into this session first: their parameters (set below, for the
 -- function's duration) are then known, and a non-superuser owner may set them.
 select
     public.word_similarity('a', 'a') as load_pg_trgm,
     public.vector_dims('[1]'::public.vector) as load_pgvector;
+
+create or replace function pymem_private.semantic_candidates(
+    p_tenant text,
+    p_query_embedding public.vector,
+    p_model text,
+    p_types text[],
+    p_exact_types text[],
+    p_scope text,
+    p_min_confidence double precision,
+    p_as_of timestamptz,
+    p_at timestamptz,
+    p_depth integer
+)
+returns table (kind text, id uuid, created_at timestamptz, rank integer, score double precision)
+language sql
+stable
+rows 50
+security invoker
+begin atomic
+    with
+    -- one nearest-neighbour scan per table (the shape the HNSW/IVFFlat index serves, iteratively
+    -- when filters reject rows), merged and re-ranked exactly; relaxed index order is re-sorted here.
+    -- Exact where the tenant is small (p_exact_types): cosine_distance() is not an index ordering, so it sorts.
+    semantic_all as materialized (
+        (
+            select
+                'fact'::text as kind,
+                v.id,
+                v.created_at,
+                v.embedding operator (public.<=>) semantic_candidates.p_query_embedding as distance
+            from
+                pymem_private.searchable_facts(
+                    semantic_candidates.p_tenant, semantic_candidates.p_scope, semantic_candidates.p_min_confidence,
+                    semantic_candidates.p_as_of, semantic_candidates.p_at
+                ) as v
+            where
+                'fact' = any(semantic_candidates.p_types) and not ('fact' = any(semantic_candidates.p_exact_types))
+                and v.embedding is not null
+                and (semantic_candidates.p_model is null or v.embedding_model = semantic_candidates.p_model)
+            order by v.embedding operator (public.<=>) semantic_candidates.p_query_embedding
+            limit semantic_candidates.p_depth
+        )
+        union all
+        (
+            select
+                'fact'::text,
+                v.id,
+                v.created_at,
+                public.cosine_distance(v.embedding, semantic_candidates.p_query_embedding) as distance
+            from
+                pymem_private.searchable_facts(
+                    semantic_candidates.p_tenant, semantic_candidates.p_scope, semantic_candidates.p_min_confidence,
+                    semantic_candidates.p_as_of, semantic_candidates.p_at
+                ) as v
+            where
+                'fact' = any(semantic_candidates.p_types) and 'fact' = any(semantic_candidates.p_exact_types)
+                and v.embedding is not null
+                and (semantic_candidates.p_model is null or v.embedding_model = semantic_candidates.p_model)
+            order by public.cosine_distance(v.embedding, semantic_candidates.p_query_embedding)
+            limit semantic_candidates.p_depth
+        )
+        union all
+        (
+            select
+                'rule'::text,
+                v.id,
+                v.created_at,
+                v.embedding operator (public.<=>) semantic_candidates.p_query_embedding as distance
+            from
+                pymem_private.searchable_rules(
+                    semantic_candidates.p_tenant, semantic_candidates.p_scope, semantic_candidates.p_min_confidence,
+                    semantic_candidates.p_at
+                ) as v
+            where
+                'rule' = any(semantic_candidates.p_types) and not ('rule' = any(semantic_candidates.p_exact_types))
+                and v.embedding is not null
+                and (semantic_candidates.p_model is null or v.embedding_model = semantic_candidates.p_model)
+            order by v.embedding operator (public.<=>) semantic_candidates.p_query_embedding
+            limit semantic_candidates.p_depth
+        )
+        union all
+        (
+            select
+                'rule'::text,
+                v.id,
+                v.created_at,
+                public.cosine_distance(v.embedding, semantic_candidates.p_query_embedding) as distance
+            from
+                pymem_private.searchable_rules(
+                    semantic_candidates.p_tenant, semantic_candidates.p_scope, semantic_candidates.p_min_confidence,
+                    semantic_candidates.p_at
+                ) as v
+            where
+                'rule' = any(semantic_candidates.p_types) and 'rule' = any(semantic_candidates.p_exact_types)
+                and v.embedding is not null
+                and (semantic_candidates.p_model is null or v.embedding_model = semantic_candidates.p_model)
+            order by public.cosine_distance(v.embedding, semantic_candidates.p_query_embedding)
+            limit semantic_candidates.p_depth
+        )
+        union all
+        (
+            select
+                'episode'::text,
+                v.id,
+                v.created_at,
+                v.embedding operator (public.<=>) semantic_candidates.p_query_embedding as distance
+            from
+                pymem_private.searchable_episodes(
+                    semantic_candidates.p_tenant, semantic_candidates.p_scope, semantic_candidates.p_at
+                ) as v
+            where
+                'episode' = any(semantic_candidates.p_types)
+                and not ('episode' = any(semantic_candidates.p_exact_types))
+                and v.embedding is not null
+                and (semantic_candidates.p_model is null or v.embedding_model = semantic_candidates.p_model)
+            order by v.embedding operator (public.<=>) semantic_candidates.p_query_embedding
+            limit semantic_candidates.p_depth
+        )
+        union all
+        (
+            select
+                'episode'::text,
+                v.id,
+                v.created_at,
+                public.cosine_distance(v.embedding, semantic_candidates.p_query_embedding) as distance
+            from
+                pymem_private.searchable_episodes(
+                    semantic_candidates.p_tenant, semantic_candidates.p_scope, semantic_candidates.p_at
+                ) as v
+            where
+                'episode' = any(semantic_candidates.p_types) and 'episode' = any(semantic_candidates.p_exact_types)
+                and v.embedding is not null
+                and (semantic_candidates.p_model is null or v.embedding_model = semantic_candidates.p_model)
+            order by public.cosine_distance(v.embedding, semantic_candidates.p_query_embedding)
+            limit semantic_candidates.p_depth
+        )
+    )
+
+    select
+        r.kind,
+        r.id,
+        r.created_at,
+        r.rank,
+        r.score
+    from (
+        select
+            s.kind,
+            s.id,
+            s.created_at,
+            pg_catalog.row_number() over (order by s.distance asc, s.created_at desc, s.id asc)::integer as rank,
+            greatest(0.0, 1.0 - s.distance) as score
+        from semantic_all as s
+    ) as r
+    where r.rank <= semantic_candidates.p_depth;
+end;
+
+comment on function pymem_private.semantic_candidates(
+    text, public.vector, text, text[], text[], text, double precision, timestamptz, timestamptz, integer
+) is
+$$The semantic leg of search: the p_depth searchable rows (pymem_private.searchable_*) of p_types nearest to
+p_query_embedding (not NULL), ranked from 1 by cosine distance (ties: created_at DESC, id ASC), score = 1 - cosine
+distance (at least 0); rows embedded by another model than p_model (any, for NULL) are skipped. A type in
+p_exact_types is searched exactly (sorted by cosine_distance), the others by the vector index (its depth is the
+caller's hnsw.ef_search). Inlined into memory_candidates' query, under its settings.
+Example: select * from pymem_private.semantic_candidates('demo', (select embedding from pymem.facts limit 1), null,
+'{fact,rule,episode}', '{}', null, 0.2, null, now(), 20);$$;
+
+
+create or replace function pymem_private.keyword_candidates(
+    p_tenant text,
+    p_query text,
+    p_types text[],
+    p_scope text,
+    p_depth integer,
+    p_min_confidence double precision,
+    p_as_of timestamptz,
+    p_at timestamptz,
+    p_trigram boolean,
+    p_like_terms text[],
+    p_like_patterns text[]
+)
+returns table (kind text, id uuid, created_at timestamptz, score double precision, tier text, rank integer)
+language sql
+stable
+rows 50
+security invoker
+begin atomic
+    with
+    visible as not materialized (
+        select
+            'fact'::text as kind,
+            v.id,
+            v.created_at,
+            v.content
+        from
+            pymem_private.searchable_facts(
+                keyword_candidates.p_tenant, keyword_candidates.p_scope, keyword_candidates.p_min_confidence,
+                keyword_candidates.p_as_of, keyword_candidates.p_at
+            ) as v
+        where 'fact' = any(keyword_candidates.p_types)
+        union all
+        select
+            'rule'::text,
+            v.id,
+            v.created_at,
+            v.content
+        from
+            pymem_private.searchable_rules(
+                keyword_candidates.p_tenant, keyword_candidates.p_scope, keyword_candidates.p_min_confidence,
+                keyword_candidates.p_at
+            ) as v
+        where 'rule' = any(keyword_candidates.p_types)
+        union all
+        select
+            'episode'::text,
+            v.id,
+            v.created_at,
+            v.content
+        from
+            pymem_private.searchable_episodes(keyword_candidates.p_tenant, keyword_candidates.p_scope, keyword_candidates.p_at)
+                as v
+        where 'episode' = any(keyword_candidates.p_types)
+    ),
+
+    -- the full-text tier: the top p_depth rows by BM25 (128-keyword-scores.sql)
+    fts as materialized (
+        select
+            t.kind,
+            t.id,
+            t.created_at,
+            t.bm25 / (t.bm25 + 1.0) as score,
+            'fts'::text as tier
+        from pymem_private.memory_keyword_top(
+            keyword_candidates.p_tenant, keyword_candidates.p_query, keyword_candidates.p_types,
+            keyword_candidates.p_scope, keyword_candidates.p_depth, keyword_candidates.p_min_confidence,
+            keyword_candidates.p_as_of
+        ) as t
+    ),
+
+    trigram as materialized (
+        select
+            v.kind,
+            v.id,
+            v.created_at,
+            public.word_similarity(keyword_candidates.p_query, v.content)::double precision as score,
+            'trigram'::text as tier
+        from visible as v
+        where keyword_candidates.p_trigram and keyword_candidates.p_query operator (public.<%) v.content
+    ),
+
+    like_tier as (
+        select
+            v.kind,
+            v.id,
+            v.created_at,
+            (
+                select pg_catalog.count(*) from pg_catalog.unnest(keyword_candidates.p_like_terms) as t (term)
+                where v.content ilike '%' || t.term || '%'
+            )::double precision / pg_catalog.cardinality(keyword_candidates.p_like_terms) as score,
+            'ilike'::text as tier
+        from visible as v
+        where
+            pg_catalog.cardinality(keyword_candidates.p_like_terms) > 0
+            and v.content ilike any(keyword_candidates.p_like_patterns)
+            and not exists (select from fts)
+            and not exists (select from trigram)
+    ),
+
+    keyword_all as (
+        select distinct on (k.kind, k.id) k.*
+        from (
+            select * from fts
+            union all
+            select * from trigram
+            union all
+            select * from like_tier
+        ) as k
+        order by k.kind asc, k.id asc, k.score desc
+    )
+
+    select
+        k.kind,
+        k.id,
+        k.created_at,
+        k.score,
+        k.tier,
+        pg_catalog.row_number() over (order by k.score desc, k.created_at desc, k.id asc)::integer as rank
+    from keyword_all as k
+    order by rank
+    limit keyword_candidates.p_depth;
+end;
+
+comment on function pymem_private.keyword_candidates(
+    text, text, text[], text, integer, double precision, timestamptz, timestamptz, boolean, text[], text[]
+) is
+$$The keyword leg of search: the p_depth best searchable rows (pymem_private.searchable_*) of p_types for p_query,
+ranked from 1 by score (ties: created_at DESC, id ASC), each with its tier: fts (BM25 of
+pymem_private.memory_keyword_top, normalised bm25/(bm25+1)), trigram (pg_trgm word_similarity, when p_trigram: a
+query with CJK) or ilike (the share of p_like_terms matched, p_like_patterns = '%term%', only when the other two
+find nothing); a row found by two tiers keeps its best score. Inlined into memory_candidates' query, under its
+settings (pg_trgm.word_similarity_threshold 0.3).
+Example: select * from pymem_private.keyword_candidates('demo', 'coffee', '{fact,rule,episode}', null, 20, 0.2,
+null, now(), false, '{coffee}', '{%coffee%}');$$;
+
+
+create or replace function pymem_private.linked_memories(p_tenant text, p_type text, p_id uuid)
+returns table (kind text, id uuid)
+language sql
+stable
+rows 10
+security invoker
+begin atomic
+    select
+        lk.target_type,
+        lk.target_id
+    from pymem.memory_links as lk
+    where
+        lk.tenant_id = linked_memories.p_tenant
+        and lk.source_type = linked_memories.p_type and lk.source_id = linked_memories.p_id
+        and lk.relation in ('derived_from', 'supports', 'related_to')
+    union all
+    select
+        lk.source_type,
+        lk.source_id
+    from pymem.memory_links as lk
+    where
+        lk.tenant_id = linked_memories.p_tenant
+        and lk.target_type = linked_memories.p_type and lk.target_id = linked_memories.p_id
+        and lk.relation in ('derived_from', 'supports', 'related_to');
+end;
+
+comment on function pymem_private.linked_memories(text, text, uuid) is
+$$The graph leg's neighbours of one memory: the memories linked to it by derived_from, supports or related_to, in
+either direction (one row per link), whatever their state. Inlined into memory_candidates' query.
+Example: select * from pymem_private.linked_memories('demo', 'fact', '<uuid>');$$;
+
 
 create or replace function pymem_private.memory_candidates(
     p_tenant text,
@@ -44,7 +388,8 @@ returns table (
     c_relevance_features double precision[]
 )
 language plpgsql
-stable
+-- VOLATILE: it sets hnsw.ef_search for its own duration (set_config below; the SET clause restores it on exit)
+volatile
 rows 50
 security invoker
 set search_path = pg_catalog, pg_temp
@@ -62,9 +407,8 @@ declare
     v_semantic boolean := p_semantic and p_query_embedding is not null;
     v_model text := case when p_semantic then pymem.memory_embedding_model() end;
     v_exact_rows integer := coalesce(nullif(pg_catalog.current_setting('pymem.exact_search_rows', true), '')::integer, 1000);
-    v_exact_facts boolean := false;
-    v_exact_rules boolean := false;
-    v_exact_episodes boolean := false;
+    -- the types searched exactly (semantic leg): those of which the tenant has at most v_exact_rows rows
+    v_exact_types text[] := '{}';
     v_trigram boolean := p_keyword and pg_catalog.cardinality(pymem.memory_cjk_runs(p_query)) > 0;
     v_terms text[] := case when p_keyword then pymem.memory_like_terms(p_query) else '{}' end;
     v_patterns text[] := (
@@ -91,152 +435,34 @@ begin
     if v_semantic then
         -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
         perform pg_catalog.set_config('hnsw.ef_search', least(1000, greatest(200, p_depth))::text, true);
-        v_exact_facts := v_facts and (
-            select pg_catalog.count(*) from (
-                select from pymem.facts as f where f.tenant_id = p_tenant limit v_exact_rows + 1
-            ) as n
-        ) <= v_exact_rows;
-        v_exact_rules := v_rules and (
-            select pg_catalog.count(*) from (
-                select from pymem.rules as r where r.tenant_id = p_tenant limit v_exact_rows + 1
-            ) as n
-        ) <= v_exact_rows;
-        v_exact_episodes := v_episodes and (
-            select pg_catalog.count(*) from (
-                select from pymem.episodes as e where e.tenant_id = p_tenant limit v_exact_rows + 1
-            ) as n
-        ) <= v_exact_rows;
+        v_exact_types := pg_catalog.array_remove(array[
+            case when v_facts and (
+                select pg_catalog.count(*) from (
+                    select from pymem.facts as f where f.tenant_id = p_tenant limit v_exact_rows + 1
+                ) as n
+            ) <= v_exact_rows then 'fact' end,
+            case when v_rules and (
+                select pg_catalog.count(*) from (
+                    select from pymem.rules as r where r.tenant_id = p_tenant limit v_exact_rows + 1
+                ) as n
+            ) <= v_exact_rows then 'rule' end,
+            case when v_episodes and (
+                select pg_catalog.count(*) from (
+                    select from pymem.episodes as e where e.tenant_id = p_tenant limit v_exact_rows + 1
+                ) as n
+            ) <= v_exact_rows then 'episode' end
+        ], null);
     end if;
     return query
     with
-    visible_facts as not materialized (
-        select f.id, f.created_at, f.embedding, f.embedding_model, f.search_vector, f.content
-        from pymem.facts as f
-        where v_facts
-          and f.tenant_id = p_tenant
-          and ((p_as_of is null and f.validity = 'active')
-               or (p_as_of is not null and f.created_at <= p_as_of
-                   and (f.invalidated_at is null or f.invalidated_at > p_as_of)))
-          and (p_scope is null or f.scope in ('global', p_scope))
-          -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
-          -- inlined, and calling it per row cost more than the rest of the filter
-          and f.confidence * pg_catalog.exp(greatest(
-                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
-                    -f.decay_rate * greatest(
-                        0.0,
-                        pg_catalog.date_part(
-                            'epoch',
-                            v_at - case when f.last_confirmed_at > v_at then f.created_at else f.last_confirmed_at end
-                        ) / 86400.0
-                    )
-              )) >= p_min_confidence
-    ),
-    visible_rules as not materialized (
-        select r.id, r.created_at, r.embedding, r.embedding_model, r.search_vector, r.content
-        from pymem.rules as r
-        where v_rules
-          and r.tenant_id = p_tenant
-          and r.created_at <= v_at
-          and (r.forgotten_at is null or r.forgotten_at > v_at)
-          and r.review_state = 'approved'
-          and (p_scope is null or r.scope in ('global', p_scope))
-          -- pymem.memory_effective_confidence() written out: a function with a SET clause is not
-          -- inlined, and calling it per row cost more than the rest of the filter
-          and r.confidence * pg_catalog.exp(greatest(
-                -700.0,  -- fully decayed (~1e-304) rather than an underflow error on very old data
-                    -r.decay_rate * greatest(
-                        0.0,
-                        pg_catalog.date_part(
-                            'epoch',
-                            v_at - case when r.last_confirmed_at > v_at then r.created_at else r.last_confirmed_at end
-                        ) / 86400.0
-                    )
-              )) >= p_min_confidence
-    ),
-    visible_episodes as not materialized (
-        select e.id, e.created_at, e.embedding, e.embedding_model, e.search_vector, e.content
-        from pymem.episodes as e
-        where v_episodes
-          and e.tenant_id = p_tenant
-          and e.created_at <= v_at
-          and (e.forgotten_at is null or e.forgotten_at > v_at)
-          and (e.expires_at is null or e.expires_at > v_at)
-          and (p_scope is null or e.butler = p_scope)
-    ),
-    visible as not materialized (
-        select 'fact'::text as kind, v.* from visible_facts as v
-        union all
-        select 'rule'::text, v.* from visible_rules as v
-        union all
-        select 'episode'::text, v.* from visible_episodes as v
-    ),
-    -- one nearest-neighbour scan per table (the shape the HNSW/IVFFlat index serves, iteratively
-    -- when filters reject rows), merged and re-ranked exactly; relaxed index order is re-sorted here.
-    -- Exact where the tenant is small: cosine_distance() is not an index ordering, so it sorts.
-    semantic_all as materialized (
-        (
-            select 'fact'::text as kind, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding as distance
-            from visible_facts as v
-            where v_semantic and not v_exact_facts and v.embedding is not null
-              and (v_model is null or v.embedding_model = v_model)
-            order by v.embedding operator(public.<=>) p_query_embedding
-            limit v_semantic_depth
-        )
-        union all
-        (
-            select 'fact'::text, v.id, v.created_at, public.cosine_distance(v.embedding, p_query_embedding)
-            from visible_facts as v
-            where v_semantic and v_exact_facts and v.embedding is not null
-              and (v_model is null or v.embedding_model = v_model)
-            order by public.cosine_distance(v.embedding, p_query_embedding)
-            limit v_semantic_depth
-        )
-        union all
-        (
-            select 'rule'::text, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding
-            from visible_rules as v
-            where v_semantic and not v_exact_rules and v.embedding is not null
-              and (v_model is null or v.embedding_model = v_model)
-            order by v.embedding operator(public.<=>) p_query_embedding
-            limit v_semantic_depth
-        )
-        union all
-        (
-            select 'rule'::text, v.id, v.created_at, public.cosine_distance(v.embedding, p_query_embedding)
-            from visible_rules as v
-            where v_semantic and v_exact_rules and v.embedding is not null
-              and (v_model is null or v.embedding_model = v_model)
-            order by public.cosine_distance(v.embedding, p_query_embedding)
-            limit v_semantic_depth
-        )
-        union all
-        (
-            select 'episode'::text, v.id, v.created_at, v.embedding operator(public.<=>) p_query_embedding
-            from visible_episodes as v
-            where v_semantic and not v_exact_episodes and v.embedding is not null
-              and (v_model is null or v.embedding_model = v_model)
-            order by v.embedding operator(public.<=>) p_query_embedding
-            limit v_semantic_depth
-        )
-        union all
-        (
-            select 'episode'::text, v.id, v.created_at, public.cosine_distance(v.embedding, p_query_embedding)
-            from visible_episodes as v
-            where v_semantic and v_exact_episodes and v.embedding is not null
-              and (v_model is null or v.embedding_model = v_model)
-            order by public.cosine_distance(v.embedding, p_query_embedding)
-            limit v_semantic_depth
-        )
-    ),
+    -- the two legs (referenced twice, semantic_ranked is computed once)
     semantic_ranked as (
-        select r.* from (
-            select
-                s.kind, s.id, s.created_at,
-                pg_catalog.row_number() over (order by s.distance, s.created_at desc, s.id)::integer as rank,
-                greatest(0.0, 1.0 - s.distance) as score
-            from semantic_all as s
-        ) as r
-        where r.rank <= v_semantic_depth
+        select s.kind, s.id, s.created_at, s.rank, s.score
+        from pymem_private.semantic_candidates(
+            p_tenant, p_query_embedding, v_model, p_types, v_exact_types, p_scope, p_min_confidence, p_as_of, v_at,
+            v_semantic_depth
+        ) as s
+        where v_semantic
     ),
     -- the 30th highest cosine, a memory missing from a tenant of fewer counting as unrelated (cosine 0)
     semantic_background as (
@@ -244,55 +470,15 @@ begin
         from semantic_ranked as s
         where s.rank <= v_background_rank
     ),
-    -- the keyword leg's full-text tier: the top p_depth rows by BM25 (128-keyword-scores.sql)
-    fts as materialized (
-        select t.kind, t.id, t.created_at, t.bm25 / (t.bm25 + 1.0) as score, 'fts'::text as tier
-        from pymem_private.memory_keyword_top(
-            p_tenant, p_query, p_types, p_scope, p_depth, p_min_confidence, p_as_of
-        ) as t
+    keyword_ranked as (
+        select k.kind, k.id, k.created_at, k.score, k.tier, k.rank
+        from pymem_private.keyword_candidates(
+            p_tenant, p_query, p_types, p_scope, p_depth, p_min_confidence, p_as_of, v_at, v_trigram, v_terms,
+            v_patterns
+        ) as k
         where p_keyword
     ),
-    trigram as materialized (
-        select
-            v.kind, v.id, v.created_at,
-            public.word_similarity(p_query, v.content)::double precision as score,
-            'trigram'::text as tier
-        from visible as v
-        where v_trigram and p_query operator(public.<%) v.content
-    ),
-    like_tier as (
-        select
-            v.kind, v.id, v.created_at,
-            (
-                select pg_catalog.count(*) from pg_catalog.unnest(v_terms) as t (term)
-                where v.content ilike '%' || t.term || '%'
-            )::double precision / pg_catalog.cardinality(v_terms) as score,
-            'ilike'::text as tier
-        from visible as v
-        where pg_catalog.cardinality(v_terms) > 0
-          and v.content ilike any (v_patterns)
-          and not exists (select from fts)
-          and not exists (select from trigram)
-    ),
-    keyword_all as (
-        select distinct on (k.kind, k.id) k.*
-        from (
-            select * from fts
-            union all
-            select * from trigram
-            union all
-            select * from like_tier
-        ) as k
-        order by k.kind, k.id, k.score desc
-    ),
-    keyword_ranked as (
-        select
-            k.kind, k.id, k.created_at, k.score, k.tier,
-            pg_catalog.row_number() over (order by k.score desc, k.created_at desc, k.id)::integer as rank
-        from keyword_all as k
-        order by rank
-        limit p_depth
-    ),
+    -- fusion: one row per memory of either list, cut at p_depth
     legs as materialized (
         select
             coalesce(s.kind, k.kind) as kind,
@@ -341,8 +527,8 @@ begin
             ) as t
         ) as e
     ),
-    -- the graph leg: memories linked (derived_from, supports, related_to, either direction) to the most
-    -- relevant candidates, if retrieval may return them (visible: never superseded, retracted or forgotten)
+    -- the graph leg: memories linked to the most relevant candidates, if retrieval may return them (searchable:
+    -- never superseded, retracted or forgotten)
     seeds as (
         select sc.kind, sc.id, sc.relevance, pg_catalog.row_number() over (
             order by sc.relevance desc, sc.created_at desc, sc.id
@@ -352,37 +538,31 @@ begin
         order by seed_rank
         limit v_graph_seeds
     ),
-    linked as (
-        select sd.seed_rank, sd.relevance as seed_relevance, ml.target_type as kind, ml.target_id as id
-        from seeds as sd
-        inner join pymem.memory_links as ml
-            on ml.tenant_id = p_tenant and ml.source_type = sd.kind and ml.source_id = sd.id
-        where ml.relation in ('derived_from', 'supports', 'related_to')
-        union all
-        select sd.seed_rank, sd.relevance, ml.source_type, ml.source_id
-        from seeds as sd
-        inner join pymem.memory_links as ml
-            on ml.tenant_id = p_tenant and ml.target_type = sd.kind and ml.target_id = sd.id
-        where ml.relation in ('derived_from', 'supports', 'related_to')
-    ),
     graph_ranked as (
         select
             n.*,
             pg_catalog.row_number() over (order by n.seed_rank, n.created_at desc, n.id)::integer as graph_rank
         from (
-            select distinct on (li.kind, li.id) li.kind, li.id, v.created_at, li.seed_rank, li.seed_relevance
-            from linked as li
-            -- a primary-key lookup per link (joining the visible rows as a whole read the tenant's tables:
+            select distinct on (li.kind, li.id) li.kind, li.id, v.created_at, sd.seed_rank, sd.relevance as seed_relevance
+            from seeds as sd
+            cross join lateral pymem_private.linked_memories(p_tenant, sd.kind, sd.id) as li
+            -- a primary-key lookup per link (joining the searchable rows as a whole read the tenant's tables:
             -- 9 ms at 10k memories, links or not)
             cross join lateral (
-                select vf.created_at from visible_facts as vf where li.kind = 'fact' and vf.id = li.id
+                select vf.created_at
+                from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, v_at) as vf
+                where v_facts and li.kind = 'fact' and vf.id = li.id
                 union all
-                select vr.created_at from visible_rules as vr where li.kind = 'rule' and vr.id = li.id
+                select vr.created_at
+                from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, v_at) as vr
+                where v_rules and li.kind = 'rule' and vr.id = li.id
                 union all
-                select ve.created_at from visible_episodes as ve where li.kind = 'episode' and ve.id = li.id
+                select ve.created_at
+                from pymem_private.searchable_episodes(p_tenant, p_scope, v_at) as ve
+                where v_episodes and li.kind = 'episode' and ve.id = li.id
             ) as v
             where li.kind = any(p_types)
-            order by li.kind, li.id, li.seed_rank
+            order by li.kind, li.id, sd.seed_rank
         ) as n
     )
     select
@@ -410,4 +590,7 @@ CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers
 leg reads at least 30 rows deep: the cosine of the 30th nearest (0 when fewer) is the background of relevance
 feature semantic_lift, whatever p_depth. The semantic list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
 tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative
-scans and hnsw.ef_search = least(1000, max(200, p_depth)) (migration 0009: measured on 151k rows, recall@10 0.99).$$;
+scans and hnsw.ef_search = least(1000, max(200, p_depth)) (migration 0009: measured on 151k rows, recall@10 0.99).
+The legs are pymem_private.semantic_candidates, keyword_candidates and linked_memories over the rows of
+pymem_private.searchable_facts, searchable_rules and searchable_episodes, inlined into one query. VOLATILE: it sets
+hnsw.ef_search for its own duration.$$;

@@ -88,6 +88,299 @@ comment on function pymem_private.source_date(jsonb) is
 'metadata.source_date as a date (the date of an imported YYYY-MM-DD.md file), NULL when absent or not a date.';
 
 
+create or replace function pymem_private.context_recalled_candidates(
+    p_tenant text,
+    p_trigger_prompt text,
+    p_scope text,
+    p_query_embedding public.vector,
+    p_w_relevance double precision,
+    p_w_importance double precision,
+    p_w_recency double precision,
+    p_w_confidence double precision,
+    p_system integer,
+    p_project integer,
+    p_knowledge integer,
+    p_recency_half_life_days double precision,
+    p_min_relevance double precision
+)
+returns table (
+    section text,
+    section_rank integer,
+    memory_type text,
+    memory_id uuid,
+    content text,
+    token_count integer,
+    score double precision,
+    relevance double precision,
+    importance double precision,
+    recency double precision,
+    confidence double precision,
+    effective_confidence double precision,
+    subject text,
+    predicate text,
+    maturity text,
+    memory_scope text,
+    source_butler text,
+    source_episode_id uuid,
+    source_date date,
+    source_path text,
+    session_id uuid,
+    created_at timestamptz,
+    expires_at timestamptz
+)
+language plpgsql
+-- STABLE: it writes nothing (memory_recall runs with bump_references => false)
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    -- the depth of a plain memory_recall("limit" => the three blocks' limits), at most 1000; every
+    -- candidate is scored, then each block keeps its own best
+    v_depth integer := least(1000, greatest(3 * (p_system + p_project + p_knowledge), 30));
+begin
+    return query
+    with
+    recalled as (
+        select r.*
+        from pymem.memory_recall(
+            topic => context_recalled_candidates.p_trigger_prompt,
+            scope => p_scope,
+            "limit" => v_depth,
+            query_embedding => context_recalled_candidates.p_query_embedding,
+            w_relevance => p_w_relevance,
+            w_importance => p_w_importance,
+            w_recency => p_w_recency,
+            w_confidence => p_w_confidence,
+            recency_half_life_days => context_recalled_candidates.p_recency_half_life_days,
+            candidates => v_depth,
+            bump_references => false,
+            min_relevance => context_recalled_candidates.p_min_relevance
+        ) as r
+    ),
+    candidates as (
+        -- the recalled facts and rules, each in its block: a standing rule (proven or established, and
+        -- confirmed when the agent inferred it: pymem_private.rule_is_standing) is System, a fact of the
+        -- butler's own scope is Project, the rest is Knowledge
+        select
+            case
+                when r.memory_type = 'rule'
+                    and pymem_private.rule_is_standing(ru.maturity, ru.source, ru.confirmed_at) then 'system'
+                when r.memory_type = 'fact' and r.memory_scope = p_scope and p_scope <> 'global' then 'project'
+                else 'knowledge'
+            end as block,
+            0 as tier,
+            r.memory_type, r.memory_id, r.content, coalesce(f.token_count, ru.token_count) as token_count,
+            r.score, r.relevance, r.importance, r.recency, r.confidence, r.effective_confidence,
+            r.subject, r.predicate, r.maturity, r.memory_scope,
+            coalesce(f.source_butler, ru.source_butler) as source_butler,
+            coalesce(f.source_episode_id, ru.source_episode_id) as source_episode_id,
+            coalesce(f.metadata, ru.metadata) as metadata,
+            r.created_at
+        from recalled as r
+        left join pymem.facts as f on r.memory_type = 'fact' and f.tenant_id = p_tenant and f.id = r.memory_id
+        left join pymem.rules as ru on r.memory_type = 'rule' and ru.tenant_id = p_tenant and ru.id = r.memory_id
+        union all
+        -- the butler's other proven and established rules: standing behaviour whatever the prompt, after
+        -- the recalled ones (score 0: they were not recalled for this prompt)
+        select
+            'system', 1, 'rule', ru.id, ru.content, ru.token_count,
+            0.0::double precision, 0.0::double precision, null::double precision, null::double precision,
+            ru.confidence,
+            pymem.memory_effective_confidence(ru.confidence, ru.decay_rate, ru.last_confirmed_at, pg_catalog.now()),
+            null::text, null::text, ru.maturity, ru.scope, ru.source_butler, ru.source_episode_id, ru.metadata,
+            ru.created_at
+        from pymem.rules as ru
+        where p_system > 0
+          and ru.tenant_id = p_tenant
+          and ru.forgotten_at is null
+          and ru.review_state = 'approved'
+          and pymem_private.rule_is_standing(ru.maturity, ru.source, ru.confirmed_at)
+          and ru.scope in ('global', p_scope)
+          and not exists (select from recalled as r where r.memory_type = 'rule' and r.memory_id = ru.id)
+    ),
+    ranked as (
+        select
+            c.*,
+            pg_catalog.row_number() over (
+                partition by c.block
+                order by c.tier, c.score desc, c.effective_confidence desc nulls last, c.created_at desc, c.memory_id
+            )::integer as block_rank
+        from candidates as c
+    )
+    select
+        r.block,
+        r.block_rank,
+        r.memory_type,
+        r.memory_id,
+        r.content,
+        r.token_count,
+        r.score,
+        r.relevance,
+        r.importance,
+        r.recency,
+        r.confidence,
+        r.effective_confidence,
+        r.subject,
+        r.predicate,
+        r.maturity,
+        r.memory_scope,
+        r.source_butler,
+        r.source_episode_id,
+        pymem_private.source_date(r.metadata),
+        r.metadata ->> 'source_path',
+        null::uuid,
+        r.created_at,
+        null::timestamptz
+    from ranked as r
+    where r.block_rank <= case r.block when 'system' then p_system when 'project' then p_project else p_knowledge end
+    order by pg_catalog.array_position(array['system', 'project', 'knowledge'], r.block), r.block_rank;
+end;
+$$;
+
+comment on function pymem_private.context_recalled_candidates(
+    text, text, text, public.vector, double precision, double precision, double precision, double precision,
+    integer, integer, integer, double precision, double precision
+) is
+$$The System, Project and Knowledge candidates of memory_context_candidates, its arguments checked and resolved
+(the tenant, the scope, the weights, the three limits): memory_recall of the trigger prompt, candidates = "limit"
+= least(1000, max(3*(p_system+p_project+p_knowledge), 30)), without bumping, each fact or rule in its block (a
+standing rule in System, a fact of the butler's own scope in Project, the rest in Knowledge), then the butler's
+other standing rules in System with score 0; each block cut at its limit.
+Example: select * from pymem_private.context_recalled_candidates(pymem.current_tenant(), 'diet', 'health', null,
+0.4, 0.3, 0.2, 0.1, 10, 10, 10, 30, null);$$;
+
+
+create or replace function pymem_private.context_history_candidates(
+    p_tenant text,
+    p_butler text,
+    p_query_embedding public.vector,
+    p_w_relevance double precision,
+    p_w_importance double precision,
+    p_w_recency double precision,
+    p_history_limit integer,
+    p_recency_half_life_days double precision
+)
+returns table (
+    section text,
+    section_rank integer,
+    memory_type text,
+    memory_id uuid,
+    content text,
+    token_count integer,
+    score double precision,
+    relevance double precision,
+    importance double precision,
+    recency double precision,
+    confidence double precision,
+    effective_confidence double precision,
+    subject text,
+    predicate text,
+    maturity text,
+    memory_scope text,
+    source_butler text,
+    source_episode_id uuid,
+    source_date date,
+    source_path text,
+    session_id uuid,
+    created_at timestamptz,
+    expires_at timestamptz
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+begin
+    return query
+    with
+    episodes as (
+        select
+            e.*,
+            e.importance / 10.0 as importance_component,
+            pymem.memory_recency(
+                null, e.created_at, pg_catalog.now(), context_history_candidates.p_recency_half_life_days
+            ) as recency_component,
+            -- how close the episode is to the prompt (cosine similarity; NULL without an embedding)
+            (
+                select greatest(
+                    0.0, 1.0 - (ep.embedding operator(public.<=>) context_history_candidates.p_query_embedding)
+                )
+                from pymem.episodes as ep
+                where ep.tenant_id = p_tenant and ep.id = e.memory_id
+            ) as relevance_component
+        -- the window: the butler's 3 x history_limit (at least 30) newest live episodes, of which the
+        -- history_limit closest to the prompt, then the most important and recent, are the candidates
+        from pymem.memory_recent_episodes(
+            butler => context_history_candidates.p_butler, "limit" => least(1000, greatest(3 * p_history_limit, 30))
+        ) as e
+    ),
+    scored as (
+        select
+            e.*,
+            coalesce(
+                pymem.memory_composite_score(
+                    coalesce(e.relevance_component, 0), e.importance_component, e.recency_component, 0,
+                    case when e.relevance_component is null then 0 else p_w_relevance end,
+                    p_w_importance, p_w_recency, 0
+                ),
+                e.recency_component
+            ) as episode_score
+        from episodes as e
+    ),
+    ranked as (
+        select
+            e.*,
+            pg_catalog.row_number() over (
+                order by e.episode_score desc, e.created_at desc, e.memory_id
+            )::integer as episode_rank
+        from scored as e
+    )
+    select
+        'history'::text,
+        e.episode_rank,
+        'episode'::text,
+        e.memory_id,
+        e.content,
+        (
+            select ep.token_count from pymem.episodes as ep
+            where ep.tenant_id = p_tenant and ep.id = e.memory_id
+        ),
+        e.episode_score,
+        e.relevance_component,
+        e.importance_component,
+        e.recency_component,
+        null::double precision,
+        null::double precision,
+        null::text,
+        null::text,
+        null::text,
+        null::text,
+        context_history_candidates.p_butler,
+        null::uuid,
+        pymem_private.source_date(e.metadata),
+        e.metadata ->> 'source_path',
+        e.session_id,
+        e.created_at,
+        e.expires_at
+    from ranked as e
+    where e.episode_rank <= p_history_limit
+    order by e.episode_rank;
+end;
+$$;
+
+comment on function pymem_private.context_history_candidates(
+    text, text, public.vector, double precision, double precision, double precision, integer, double precision
+) is
+$$The History candidates of memory_context_candidates, its arguments checked and resolved: of the butler's
+3 x p_history_limit (at least 30) newest live episodes, the p_history_limit best by the composite of relevance
+(cosine similarity to p_query_embedding, left out without it), importance/10 and recency.
+Example: select * from pymem_private.context_history_candidates(pymem.current_tenant(), 'health', null, 0.4, 0.3,
+0.2, 20, 30);$$;
+
+
 create or replace function pymem.memory_context_candidates(
     trigger_prompt text,
     butler text,
@@ -157,9 +450,6 @@ declare
     v_w_recency double precision := coalesce(w_recency, v_butler.w_recency);
     v_w_confidence double precision := coalesce(w_confidence, v_butler.w_confidence);
     v_scope text;
-    -- the depth of a plain memory_recall("limit" => the three blocks' limits), at most 1000; every
-    -- candidate is scored, then each block keeps its own best
-    v_depth integer := least(1000, greatest(3 * (v_system + v_project + v_knowledge), 30));
 begin
     perform pymem_private.require_text('trigger_prompt', trigger_prompt, 10000);
     perform pymem_private.require_text('butler', butler, 200);
@@ -175,180 +465,25 @@ begin
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
     v_scope := coalesce(scope, v_butler.scope);
 
+    -- System, Project and Knowledge: the recalled facts and rules, and the butler's standing rules
     if v_system + v_project + v_knowledge > 0 then
         return query
-        with
-        recalled as (
-            select r.*
-            from pymem.memory_recall(
-                topic => memory_context_candidates.trigger_prompt,
-                scope => v_scope,
-                "limit" => v_depth,
-                query_embedding => memory_context_candidates.query_embedding,
-                w_relevance => v_w_relevance,
-                w_importance => v_w_importance,
-                w_recency => v_w_recency,
-                w_confidence => v_w_confidence,
-                recency_half_life_days => memory_context_candidates.recency_half_life_days,
-                candidates => v_depth,
-                bump_references => false,
-                min_relevance => memory_context_candidates.min_relevance
-            ) as r
-        ),
-        candidates as (
-            -- the recalled facts and rules, each in its block: a standing rule (proven or established, and
-            -- confirmed when the agent inferred it: pymem_private.rule_is_standing) is System, a fact of the
-            -- butler's own scope is Project, the rest is Knowledge
-            select
-                case
-                    when r.memory_type = 'rule'
-                        and pymem_private.rule_is_standing(ru.maturity, ru.source, ru.confirmed_at) then 'system'
-                    when r.memory_type = 'fact' and r.memory_scope = v_scope and v_scope <> 'global' then 'project'
-                    else 'knowledge'
-                end as block,
-                0 as tier,
-                r.memory_type, r.memory_id, r.content, coalesce(f.token_count, ru.token_count) as token_count,
-                r.score, r.relevance, r.importance, r.recency, r.confidence, r.effective_confidence,
-                r.subject, r.predicate, r.maturity, r.memory_scope,
-                coalesce(f.source_butler, ru.source_butler) as source_butler,
-                coalesce(f.source_episode_id, ru.source_episode_id) as source_episode_id,
-                coalesce(f.metadata, ru.metadata) as metadata,
-                r.created_at
-            from recalled as r
-            left join pymem.facts as f on r.memory_type = 'fact' and f.tenant_id = v_tenant and f.id = r.memory_id
-            left join pymem.rules as ru on r.memory_type = 'rule' and ru.tenant_id = v_tenant and ru.id = r.memory_id
-            union all
-            -- the butler's other proven and established rules: standing behaviour whatever the prompt, after
-            -- the recalled ones (score 0: they were not recalled for this prompt)
-            select
-                'system', 1, 'rule', ru.id, ru.content, ru.token_count,
-                0.0::double precision, 0.0::double precision, null::double precision, null::double precision,
-                ru.confidence,
-                pymem.memory_effective_confidence(ru.confidence, ru.decay_rate, ru.last_confirmed_at, pg_catalog.now()),
-                null::text, null::text, ru.maturity, ru.scope, ru.source_butler, ru.source_episode_id, ru.metadata,
-                ru.created_at
-            from pymem.rules as ru
-            where v_system > 0
-              and ru.tenant_id = v_tenant
-              and ru.forgotten_at is null
-              and ru.review_state = 'approved'
-              and pymem_private.rule_is_standing(ru.maturity, ru.source, ru.confirmed_at)
-              and ru.scope in ('global', v_scope)
-              and not exists (select from recalled as r where r.memory_type = 'rule' and r.memory_id = ru.id)
-        ),
-        ranked as (
-            select
-                c.*,
-                pg_catalog.row_number() over (
-                    partition by c.block
-                    order by c.tier, c.score desc, c.effective_confidence desc nulls last, c.created_at desc, c.memory_id
-                )::integer as block_rank
-            from candidates as c
-        )
-        select
-            r.block,
-            r.block_rank,
-            r.memory_type,
-            r.memory_id,
-            r.content,
-            r.token_count,
-            r.score,
-            r.relevance,
-            r.importance,
-            r.recency,
-            r.confidence,
-            r.effective_confidence,
-            r.subject,
-            r.predicate,
-            r.maturity,
-            r.memory_scope,
-            r.source_butler,
-            r.source_episode_id,
-            pymem_private.source_date(r.metadata),
-            r.metadata ->> 'source_path',
-            null::uuid,
-            r.created_at,
-            null::timestamptz
-        from ranked as r
-        where r.block_rank <= case r.block when 'system' then v_system when 'project' then v_project else v_knowledge end
-        order by pg_catalog.array_position(array['system', 'project', 'knowledge'], r.block), r.block_rank;
+        select c.*
+        from pymem_private.context_recalled_candidates(
+            v_tenant, memory_context_candidates.trigger_prompt, v_scope, memory_context_candidates.query_embedding,
+            v_w_relevance, v_w_importance, v_w_recency, v_w_confidence, v_system, v_project, v_knowledge,
+            memory_context_candidates.recency_half_life_days, memory_context_candidates.min_relevance
+        ) as c;
     end if;
 
+    -- History: the butler's recent episodes
     if v_episodes > 0 then
         return query
-        with
-        episodes as (
-            select
-                e.*,
-                e.importance / 10.0 as importance_component,
-                pymem.memory_recency(
-                    null, e.created_at, pg_catalog.now(), memory_context_candidates.recency_half_life_days
-                ) as recency_component,
-                -- how close the episode is to the prompt (cosine similarity; NULL without an embedding)
-                (
-                    select greatest(
-                        0.0, 1.0 - (ep.embedding operator(public.<=>) memory_context_candidates.query_embedding)
-                    )
-                    from pymem.episodes as ep
-                    where ep.tenant_id = v_tenant and ep.id = e.memory_id
-                ) as relevance_component
-            -- the window: the butler's 3 x history_limit (at least 30) newest live episodes, of which the
-            -- history_limit closest to the prompt, then the most important and recent, are the candidates
-            from pymem.memory_recent_episodes(
-                butler => memory_context_candidates.butler, "limit" => least(1000, greatest(3 * v_episodes, 30))
-            ) as e
-        ),
-        scored as (
-            select
-                e.*,
-                coalesce(
-                    pymem.memory_composite_score(
-                        coalesce(e.relevance_component, 0), e.importance_component, e.recency_component, 0,
-                        case when e.relevance_component is null then 0 else v_w_relevance end,
-                        v_w_importance, v_w_recency, 0
-                    ),
-                    e.recency_component
-                ) as episode_score
-            from episodes as e
-        ),
-        ranked as (
-            select
-                e.*,
-                pg_catalog.row_number() over (
-                    order by e.episode_score desc, e.created_at desc, e.memory_id
-                )::integer as episode_rank
-            from scored as e
-        )
-        select
-            'history'::text,
-            e.episode_rank,
-            'episode'::text,
-            e.memory_id,
-            e.content,
-            (
-                select ep.token_count from pymem.episodes as ep
-                where ep.tenant_id = v_tenant and ep.id = e.memory_id
-            ),
-            e.episode_score,
-            e.relevance_component,
-            e.importance_component,
-            e.recency_component,
-            null::double precision,
-            null::double precision,
-            null::text,
-            null::text,
-            null::text,
-            null::text,
-            memory_context_candidates.butler,
-            null::uuid,
-            pymem_private.source_date(e.metadata),
-            e.metadata ->> 'source_path',
-            e.session_id,
-            e.created_at,
-            e.expires_at
-        from ranked as e
-        where e.episode_rank <= v_episodes
-        order by e.episode_rank;
+        select c.*
+        from pymem_private.context_history_candidates(
+            v_tenant, memory_context_candidates.butler, memory_context_candidates.query_embedding,
+            v_w_relevance, v_w_importance, v_w_recency, v_episodes, memory_context_candidates.recency_half_life_days
+        ) as c;
     end if;
 end;
 $$;

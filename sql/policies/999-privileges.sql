@@ -69,6 +69,8 @@ grant execute on function pymem_private.admin_elevated() to pymem_admin;
 -- The memory API: callable by the application and by bound analysts. Pure scoring
 -- functions also by pymem_admin.
 grant execute on function
+pymem_private.decayed_confidence(double precision, double precision, timestamptz, timestamptz),
+pymem_private.half_life_decay(timestamptz, timestamptz, double precision),
 pymem.memory_effective_confidence(double precision, double precision, timestamptz, timestamptz),
 pymem.memory_recency(timestamptz, timestamptz, timestamptz, double precision),
 pymem.memory_date_decay(jsonb, timestamptz, double precision),
@@ -157,6 +159,16 @@ pymem_private.effective_search_mode(text, public.vector),
 pymem_private.memory_candidates(
     text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean
 ),
+pymem_private.searchable_facts(text, text, double precision, timestamptz, timestamptz),
+pymem_private.searchable_rules(text, text, double precision, timestamptz),
+pymem_private.searchable_episodes(text, text, timestamptz),
+pymem_private.semantic_candidates(
+    text, public.vector, text, text[], text[], text, double precision, timestamptz, timestamptz, integer
+),
+pymem_private.keyword_candidates(
+    text, text, text[], text, integer, double precision, timestamptz, timestamptz, boolean, text[], text[]
+),
+pymem_private.linked_memories(text, text, uuid),
 pymem_private.memory_provenance(text, text, uuid),
 pymem_private.memory_touch(text, uuid)
 to pymem_app, pymem_analyst;
@@ -212,6 +224,13 @@ pymem.memory_recent_episodes(text, integer, uuid),
 pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
     integer, integer, integer, integer, double precision, double precision
+),
+pymem_private.context_recalled_candidates(
+    text, text, text, public.vector, double precision, double precision, double precision, double precision,
+    integer, integer, integer, double precision, double precision
+),
+pymem_private.context_history_candidates(
+    text, text, public.vector, double precision, double precision, double precision, integer, double precision
 )
 to pymem_app, pymem_analyst;
 
