@@ -285,6 +285,17 @@ class ReviewItem:
 
 
 @dataclass(frozen=True)
+class DerivedMemory:
+    """A row of pymem.memory_derived_from: a fact or rule drawn from an episode."""
+
+    episode_id: UUID
+    memory_type: str
+    memory_id: UUID
+    content: str
+    embedded: bool
+
+
+@dataclass(frozen=True)
 class PendingEpisode:
     """A row of pymem.memory_unconsolidated_episodes."""
 
@@ -428,13 +439,34 @@ class MemoryClient(SqlClient):
             PendingEpisode, "memory_unconsolidated_episodes", butler=("text", butler), limit=("integer", limit)
         )
 
-    def consolidate_episode(self, *, episode: UUID, statements: list[dict[str, Any]]) -> list[ConsolidatedEpisode]:
-        """pymem.memory_consolidate_episode: one episode with a model's statements (no row: done already)."""
+    def consolidate_episode(self, *, episode: UUID, statements: Any) -> list[ConsolidatedEpisode]:
+        """pymem.memory_consolidate_episode: one episode with a model's answer as it came (its reply's text, the
+        statements per episode id, or this episode's list; None: no answer, the built-in extractor); SQL reads and
+        normalises it. No row: consolidated already."""
         return self._rows(
             ConsolidatedEpisode,
             "memory_consolidate_episode",
             episode=("uuid", episode),
-            statements=("jsonb", Jsonb(statements)),
+            statements=("jsonb", NULL if statements is None else Jsonb(statements)),
+        )
+
+    def derived_from(self, *, episodes: Sequence[UUID]) -> list[DerivedMemory]:
+        """pymem.memory_derived_from: the facts and rules drawn from these episodes."""
+        return self._rows(DerivedMemory, "memory_derived_from", episodes=("uuid[]", list(episodes)))
+
+    def set_embeddings(self, embeddings: Sequence[tuple[str, UUID, np.ndarray, str]]) -> None:
+        """pymem.memory_set_embedding once per (type, id, embedding, embedding_model), in one executemany."""
+        self._many(
+            "memory_set_embedding",
+            [
+                {
+                    "type": ("text", memory_type),
+                    "id": ("uuid", memory_id),
+                    "embedding": ("public.vector", vector),
+                    "embedding_model": ("text", model),
+                }
+                for memory_type, memory_id, vector, model in embeddings
+            ],
         )
 
     def store_rules(self, rules: Sequence[RuleArguments]) -> None:

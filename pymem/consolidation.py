@@ -1,16 +1,16 @@
-"""Consolidation through the client's model: the MCP sampling extractor's prompt and the parsing of its answer.
+"""Consolidation through the client's model: the MCP sampling extractor's prompt.
 
-The model only proposes statements. What is stored, kept for review or refused is decided in SQL by
-``pymem.memory_consolidate_episode`` (grounded ingestion, the episode as citation), exactly as for the built-in
-extractor (``pymem.memory_extract``, regular expressions in SQL), which is also what an answer that is not the
-JSON asked for falls back to.
+The model only proposes statements, and pymem only passes its reply on, as it came, to
+``pymem.memory_consolidate_episode``: SQL reads the JSON object in it, normalises the statements (a default subject
+and predicate, a type other than rule a fact, blank statements left out), falls back to the built-in extractor
+(``pymem.memory_extract``) for an episode the reply is of no use for, and decides what is stored, kept for review or
+refused (grounded ingestion, the episode as citation), one episode per transaction.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 from uuid import UUID
 
 from mcp_types import SamplingMessage, TextContent
@@ -39,36 +39,3 @@ def sampling_messages(episodes: Sequence[tuple[UUID, str]]) -> list[SamplingMess
     """The sampling request's message for a batch of episodes (id, text), in the order they happened."""
     text = "\n\n".join(f"Episode {episode_id}:\n{content}" for episode_id, content in episodes)
     return [SamplingMessage(role="user", content=TextContent(type="text", text=text))]
-
-
-def parse_answer(answer: str) -> dict[str, list[dict[str, Any]]] | None:
-    """The statements per episode id of a model's answer (a JSON object, possibly inside other text or a code
-    fence); None when the answer holds no JSON object. An episode the answer leaves out is not in the result."""
-    start, end = answer.find("{"), answer.rfind("}")
-    if start < 0 or end < start:
-        return None
-    try:
-        data = json.loads(answer[start : end + 1])
-    except json.JSONDecodeError:
-        return None
-    if not isinstance(data, dict):
-        return None
-    return {str(key): _statements(items) for key, items in data.items() if isinstance(items, list)}
-
-
-def _statements(items: list[Any]) -> list[dict[str, Any]]:
-    """The well-formed statements of a list (each with memory_type, subject, predicate, statement)."""
-    statements = []
-    for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("statement"), str) or not item["statement"].strip():
-            continue
-        kind = "rule" if item.get("memory_type") == "rule" else "fact"
-        statements.append(
-            {
-                "memory_type": kind,
-                "subject": str(item.get("subject") or "user") if kind == "fact" else None,
-                "predicate": str(item.get("predicate") or "note") if kind == "fact" else None,
-                "statement": item["statement"].strip(),
-            }
-        )
-    return statements

@@ -10,9 +10,9 @@ wait for a slot), and ONE transaction sets the tenant and calls ONE
 method of the typed client (pymem.client), which calls ONE SQL function. The database does the rest
 and bounds it to the tenant by row-level security. (Two tools make several SQL calls: memory_context,
 where SQL ranks, Python counts the rendered lines' tokens and SQL chooses what fits, see pymem.context;
-and memory_consolidate, where SQL lists the episodes and extracts, or the client's model extracts
-through MCP sampling, Python embeds, and SQL stores each episode's statements through grounded
-ingestion, see pymem.consolidation.) No tool takes a tenant: a call carrying ``tenant``, ``tenant_id`` or any argument
+and memory_consolidate, where SQL lists the episodes, the client's model may answer through MCP sampling, SQL
+reads that answer (or extracts itself) and stores each episode in one transaction, and Python then embeds what
+was stored, see pymem.consolidation.) No tool takes a tenant: a call carrying ``tenant``, ``tenant_id`` or any argument
 the tool does not declare is refused with INVALID_PARAMS. An admin token may pass ``as_tenant``,
 which is logged (both tenants named) in that tenant's audit trail. At start, the server writes the
 butler.toml files into the database (pymem.butler_settings) for the tenants it serves.
@@ -30,7 +30,7 @@ import inspect
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
@@ -54,7 +54,7 @@ from pydantic import AfterValidator, Field
 
 from pymem import __version__, butlers, consolidation, context, limits, token_counts, tool_results
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_REVIEW, SCOPE_WRITE
-from pymem.client import MemoryClient, PendingEpisode
+from pymem.client import MemoryClient
 from pymem.config import DEFAULT_MAX_RESULT_BYTES, DEFAULT_MODEL_CONCURRENCY
 from pymem.embeddings import EmbeddingService
 from pymem.errors import PymemError, RefusedError, translate
@@ -859,33 +859,35 @@ async def _consolidation_sample(
 
 
 async def _consolidate_one(
-    ctx: Context,
-    caller: Caller,
-    as_tenant: str | None,
-    episode: PendingEpisode,
-    statements: list[dict[str, Any]] | None,
+    ctx: Context, caller: Caller, as_tenant: str | None, episode: UUID, answer: str | None
 ) -> list[ConsolidatedEpisode]:
-    """One episode: its statements (the client's model's, or pymem.memory_extract's: SQL's patterns, also when the
-    model gave none for it), embedded here, stored by pymem.memory_consolidate_episode, which decides what is kept."""
-    tool = "memory_consolidate"
-    content = episode.content
-    if statements is None:
-        found = await _run(ctx, caller, tool, SCOPE_WRITE, as_tenant, lambda db: db.extract(content=content))
-        statements = [asdict(s) for s in found]
-    model = _runtime(ctx).embeddings.model_id
-    for statement in statements:
-        vector = await _embed(ctx, statement["statement"])
-        if vector is not None:
-            statement["embedding"] = vector.tolist()
-            statement["embedding_model"] = model
+    """One episode in one transaction: pymem.memory_consolidate_episode reads the model's reply (None: there is
+    none), normalises its statements, falls back to the built-in extractor where the reply is of no use, stores
+    them through grounded ingestion and marks the episode consolidated."""
     return await _run(
         ctx,
         caller,
-        tool,
+        "memory_consolidate",
         SCOPE_WRITE,
         as_tenant,
-        lambda db: db.consolidate_episode(episode=episode.memory_id, statements=statements),
+        lambda db: db.consolidate_episode(episode=episode, statements=answer),
     )
+
+
+async def _embed_derived(ctx: Context, caller: Caller, as_tenant: str | None, episodes: list[UUID]) -> None:
+    """Embeds what SQL stored from the episodes (without an embedding: found by keyword until then)."""
+    tool = "memory_consolidate"
+    if not episodes:
+        return
+    derived = await _run(ctx, caller, tool, SCOPE_WRITE, as_tenant, lambda db: db.derived_from(episodes=episodes))
+    model = _runtime(ctx).embeddings.model_id
+    embedded: list[tuple[str, UUID, np.ndarray, str]] = []
+    for memory in derived:
+        vector = None if memory.embedded else await _embed(ctx, memory.content)
+        if vector is not None:
+            embedded.append((memory.memory_type, memory.memory_id, vector, model))
+    if embedded:
+        await _run(ctx, caller, tool, SCOPE_WRITE, as_tenant, lambda db: db.set_embeddings(embedded))
 
 
 async def memory_consolidate(
@@ -907,26 +909,23 @@ async def memory_consolidate(
     as_tenant: AsTenant = None,
 ) -> ConsolidateResult:
     """Consolidate episodes into long-term memory: the oldest unconsolidated episodes become facts
-    and rules (each citing its episode; a correction supersedes what it corrects), and are marked
-    consolidated. Facts are extracted by your own model through MCP sampling when your client
-    supports it, else by pymem's built-in extractor; either way they go through grounded ingestion
-    (speculation is refused, instructions are kept for review). Call again while remaining > 0."""
+    and rules (each citing its episode, in its butler's scope, so in that butler's memory_context; a
+    correction supersedes what it corrects), and are marked consolidated. Facts are extracted by your
+    own model through MCP sampling when your client supports it, else by pymem's built-in extractor;
+    either way they go through grounded ingestion (speculation is refused, instructions are kept for
+    review). Call again while remaining > 0."""
     tool = "memory_consolidate"
-    answers = None
-    if sampled is not None:
-        text = sampled.content.text if isinstance(sampled.content, TextContent) else ""
-        answers = consolidation.parse_answer(text)
-        if answers is None:
-            log.warning(
-                "memory_consolidate: the client's model did not answer with the JSON asked for; built-in extractor"
-            )
+    # the model's reply as it came (a PostgreSQL text holds no NUL); SQL reads it
+    answer = None
+    if sampled is not None and isinstance(sampled.content, TextContent):
+        answer = sampled.content.text.replace("\x00", "")
     pending = await _run(
         ctx, caller, tool, SCOPE_WRITE, as_tenant, lambda db: db.unconsolidated_episodes(butler=butler, limit=limit)
     )
     done: list[ConsolidatedEpisode] = []
     for episode in pending:
-        statements = answers.get(str(episode.memory_id)) if answers is not None else None
-        done += await _consolidate_one(ctx, caller, as_tenant, episode, statements)
+        done += await _consolidate_one(ctx, caller, as_tenant, episode.memory_id, answer)
+    await _embed_derived(ctx, caller, as_tenant, [r.episode_id for r in done])
     stats = await _run(ctx, caller, tool, SCOPE_READ, as_tenant, lambda db: db.stats(scope=butler))
     return ConsolidateResult(
         extractor="sampling" if sampled is not None else "builtin",

@@ -17,7 +17,6 @@ from psycopg_pool import ConnectionPool
 
 from pymem import maintenance
 from pymem.client import MemoryClient
-from pymem.consolidation import parse_answer
 from pymem.embeddings import Embedder
 from pymem.tenancy import tenant_transaction
 from pymem_dev.evaluation import extraction
@@ -128,33 +127,31 @@ def test_consolidate_episode_validates_before_it_writes(as_tenant: Tenant) -> No
     with as_tenant("acme") as conn:
         episode = store_episode(conn, "User: I live in Porto", "x")
         before = counts(conn)
-        for statements, sqlstate in [
-            ('{"statement": "x"}', "PM002"),
-            ('[{"memory_type": "fact", "statement": "The user lives in Porto."}]', "PM002"),  # no subject
-            ('[{"memory_type": "note", "subject": "user", "predicate": "p", "statement": "x"}]', "PM002"),
+        good = {
+            "memory_type": "fact",
+            "subject": "user",
+            "predicate": "lives_in",
+            "statement": "The user lives in Porto.",
+        }
+        for statements, sqlstate, message in [
+            ('{"statement": "x"}', "PM002", "statements must be a JSON array"),  # one statement, not an array
+            ("5", "PM002", "statements must be a JSON array"),
+            (json.dumps([good, {**good, "subject": "u" * 501}]), "PM002", "subject of statement 2 is too long"),
+            (json.dumps([good, {"statement": "x" * 100001}]), "PM002", "statement 2 is too long"),
         ]:
             with pytest.raises(psycopg.Error) as raised, conn.transaction():
                 sql_call(conn, "memory_consolidate_episode", episode=episode, statements=statements)
-            assert raised.value.sqlstate == sqlstate
+            assert (raised.value.sqlstate, message in str(raised.value)) == (sqlstate, True), raised.value
         with pytest.raises(psycopg.Error) as raised, conn.transaction():
             sql_call(
                 conn, "memory_consolidate_episode", episode="00000000-0000-0000-0000-000000000000", statements="[]"
             )
         assert raised.value.sqlstate == "PM003"
+        # nothing half-written: the first, good statement of a failed call is not stored either
         assert counts(conn) == before
-        good = json.dumps(
-            [
-                {
-                    "memory_type": "fact",
-                    "subject": "user",
-                    "predicate": "lives_in",
-                    "statement": "The user lives in Porto.",
-                }
-            ]
-        )
-        assert len(sql_call(conn, "memory_consolidate_episode", episode=episode, statements=good)) == 1
+        assert len(sql_call(conn, "memory_consolidate_episode", episode=episode, statements=json.dumps([good]))) == 1
         # consolidated already: nothing is stored twice
-        assert sql_call(conn, "memory_consolidate_episode", episode=episode, statements=good) == []
+        assert sql_call(conn, "memory_consolidate_episode", episode=episode, statements=json.dumps([good])) == []
         assert conn.execute("select count(*) from pymem.facts").fetchone() == (1,)
 
 
@@ -241,27 +238,78 @@ def test_pymem_consolidate_batches_resume_and_embed(db_dsn: str, connect_app: Ap
     assert (again.tenants, again.episodes) == (0, 0)
 
 
-def test_a_models_answer_is_parsed_or_refused() -> None:
-    statements = [
-        {"memory_type": "fact", "subject": "user", "predicate": "lives_in", "statement": "The user lives in Porto."},
-        {"memory_type": "rule", "statement": "Reply in French."},
-        {"oops": 1},
-    ]
-    answer = "Sure!\n```json\n" + json.dumps({"e1": statements, "e2": []}) + "\n```"
-    assert parse_answer(answer) == {
-        "e1": [
+def stored_from(conn: psycopg.Connection[Any], episode: Any) -> list[tuple[str, str | None, str | None, str]]:
+    """What was stored from the episode: (type, subject, predicate, content), by content."""
+    return conn.execute(
+        "select 'fact', subject, predicate, content from pymem.facts where source_episode_id = %s"
+        " union all select 'rule', null, null, content from pymem.rules where source_episode_id = %s order by 4",
+        (episode, episode),
+    ).fetchall()
+
+
+def test_sql_reads_and_normalises_a_models_reply(as_tenant: Tenant) -> None:
+    """The reply as the model wrote it (the memory_consolidate tool passes it on as a JSON string): SQL reads the
+    JSON object in it, takes the episode's statements and normalises them (what is not a statement is left out,
+    a type other than rule is a fact, a fact's subject defaults to the user and its predicate to a note of its
+    own, so that two notes never supersede each other)."""
+    with as_tenant("acme") as conn:
+        episode, other = (store_episode(conn, text, "x") for text in ["we moved to Porto", "good morning"])
+        items = [
             {
                 "memory_type": "fact",
                 "subject": "user",
                 "predicate": "lives_in",
-                "statement": "The user lives in Porto.",
+                "statement": " The user lives in Porto.\n",
             },
-            {"memory_type": "rule", "subject": None, "predicate": None, "statement": "Reply in French."},
-        ],
-        "e2": [],
-    }
-    assert parse_answer("I found nothing worth keeping.") is None
-    assert parse_answer("{not json") is None
+            {"memory_type": "rule", "subject": "ignored", "statement": "Reply in French."},
+            {"oops": 1},
+            "a string",
+            {"memory_type": "fact", "subject": "user", "predicate": "x", "statement": "   "},
+            {"memory_type": "preference", "statement": "The user likes trams."},
+            {"statement": "The user has a balcony."},
+        ]
+        reply = "Sure!\n```json\n" + json.dumps({str(episode): items, str(other): []}) + "\n```"
+        for ep in (episode, other):
+            sql_call(conn, "memory_consolidate_episode", episode=ep, statements=json.dumps(reply))
+        rows = stored_from(conn, episode)
+        assert [
+            (kind, subject, str(predicate).split(":")[0], content) for kind, subject, predicate, content in rows
+        ] == [
+            ("rule", None, "None", "Reply in French."),
+            ("fact", "user", "note", "The user has a balcony."),
+            ("fact", "user", "note", "The user likes trams."),
+            ("fact", "user", "lives_in", "The user lives in Porto."),
+        ]
+        notes = [predicate for _, _, predicate, _ in rows if str(predicate).startswith("note:")]
+        assert all(re.fullmatch(r"note:[0-9a-f]{8}", str(p)) for p in notes) and len(set(notes)) == 2
+        assert conn.execute("select count(*) from pymem.facts where validity = 'active'").fetchone() == (3,)
+        # an empty array: nothing to keep, and the episode is consolidated all the same
+        assert stored_from(conn, other) == []
+        assert conn.execute("select bool_and(consolidated) from pymem.episodes").fetchone() == (True,)
+
+
+def test_a_reply_of_no_use_for_an_episode_falls_back_to_the_builtin_extractor(as_tenant: Tenant) -> None:
+    """No JSON object in the reply, the episode left out, an entry that is not an array, elements none of which
+    is a statement, or no answer at all: the built-in extractor (memory_extract) reads the episode, in the same
+    call."""
+    someone_else = "00000000-0000-0000-0000-000000000000"
+    with as_tenant("acme") as conn:
+        for reply in [
+            json.dumps("I found nothing worth keeping."),
+            json.dumps("{not json}"),
+            json.dumps(json.dumps({someone_else: [{"statement": "The user lives in Rome."}]})),
+            json.dumps({someone_else: []}),
+            "null",
+            None,
+        ]:
+            episode = store_episode(conn, "I live in Porto.", "x")
+            (row,) = sql_call(conn, "memory_consolidate_episode", episode=episode, statements=reply)
+            assert row["facts"] == 1, reply
+            assert stored_from(conn, episode) == [("fact", "user", "lives_in", "The user lives in Porto.")], reply
+        for entry in ["no", [{"oops": 1}, {"statement": ""}]]:
+            episode = store_episode(conn, "I live in Porto.", "x")
+            sql_call(conn, "memory_consolidate_episode", episode=episode, statements=json.dumps({str(episode): entry}))
+            assert [r[2] for r in stored_from(conn, episode)] == ["lives_in"], entry
 
 
 # Through MCP ------------------------------------------------------------------------------------------
@@ -329,6 +377,53 @@ async def test_the_tool_asks_the_clients_model_through_sampling(server: Any, as_
             "select predicate, content, embedding is not null from pymem.facts order by predicate"
         ).fetchall()
     assert rows == [("lives_in", "The user lives in Porto.", True), ("pet:dog", "The user has a dog.", True)]
+
+
+DINNER = "What should the user avoid eating at dinner tonight?"
+
+
+@pytest.mark.anyio
+async def test_what_is_drawn_from_a_butlers_episode_stays_in_that_butlers_scope(server: Any, as_tenant: Tenant) -> None:
+    """A fact or rule consolidated from an episode takes the episode's butler: its scope (the butler's scope
+    setting, by default its name) and its source_butler. So the health butler's context holds, in its Project
+    block, the allergy it was told about, and another butler's context does not (make demo's dinner)."""
+    async with Client(server) as client:
+        allergy = "User: I'm allergic to peanuts btw, found out the hard way last year"
+        await call(client, "memory_store_episode", content=allergy, butler="health")
+        await call(client, "memory_store_episode", content="from now on always answer in French", butler="health")
+        await call(client, "memory_store_episode", content="User is planning a trip to Lisbon in May.", butler="travel")
+        done = await call(client, "memory_consolidate")
+        health = await call(client, "memory_context", trigger_prompt=DINNER, butler="health")
+        travel = await call(client, "memory_context", trigger_prompt=DINNER, butler="travel")
+    assert (done["episodes"], done["facts"], done["rules"]) == (3, 1, 1)
+    with as_tenant("acme") as conn:
+        ((fact_id, scope, butler),) = conn.execute(
+            "select id, scope, source_butler from pymem.facts where predicate like 'allergy%'"
+        ).fetchall()
+        rules = conn.execute("select scope, source_butler from pymem.rules").fetchall()
+    project = health["text"].split("## Project")[1].split("## Task")[0]
+    assert "The user is allergic to peanuts." in project and "scope health" in project
+    assert [(i["section"], i["memory_id"]) for i in health["items"] if i["memory_type"] == "fact"] == [
+        ("project", str(fact_id))
+    ]
+    # the travel butler's context holds nothing of it (its History block: only its own episode)
+    assert str(fact_id) not in {i["memory_id"] for i in travel["items"]}
+    assert "peanuts" not in travel["text"]
+    assert (scope, butler) == ("health", "health")
+    assert rules == [("health", "health")]
+
+
+def test_a_butlers_configured_scope_is_what_its_episodes_facts_take(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        sql_call(conn, "memory_butler_configure", butler="nutrition", scope="health")
+        sql_call(conn, "memory_butler_configure", butler="everyone", scope="global")
+        store_episode(conn, "I am allergic to peanuts.", "nutrition")
+        store_episode(conn, "I live in Porto.", "everyone")
+        assert len(sql_call(conn, "memory_consolidate")) == 2
+        assert conn.execute("select predicate, scope, source_butler from pymem.facts order by 1").fetchall() == [
+            ("allergy:peanuts", "health", "nutrition"),
+            ("lives_in", "global", "everyone"),
+        ]
 
 
 # The golden extraction set ----------------------------------------------------------------------------

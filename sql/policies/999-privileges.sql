@@ -193,7 +193,9 @@ to pymem_app, pymem_analyst;
 grant execute on function
 pymem.memory_consolidate(text, integer),
 pymem.memory_consolidate_episode(uuid, jsonb),
+pymem.memory_derived_from(uuid[]),
 pymem.memory_unconsolidated_episodes(text, integer),
+pymem_private.answer_statements(jsonb, uuid),
 pymem_private.consolidate_statement(uuid, text, text, text, text, text, text, public.vector, text),
 pymem_private.lock_consolidation(text),
 pymem_private.consolidate_episode(text, uuid, text, jsonb)
