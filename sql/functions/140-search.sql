@@ -287,6 +287,9 @@ begin
                 left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
                 left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
                 left join pymem.episodes as e on c.c_type = 'episode' and e.tenant_id = v_tenant and e.id = c.c_id
+                -- memory_candidates is VOLATILE (it sets the search's settings): its statements see the data as
+                -- of their own start, so a memory committed since this statement began is left out here
+                where coalesce(f.id, ru.id, e.id) is not null
             ) as s
             where s.relevance >= coalesce(min_relevance, 0)
         ) as t

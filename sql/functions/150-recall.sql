@@ -149,7 +149,8 @@ begin
         ) as c
         left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
         left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
-        where c.c_relevance >= v_min_relevance
+        -- memory_candidates is VOLATILE: a memory committed since this statement began is left out here
+        where c.c_relevance >= v_min_relevance and coalesce(f.id, ru.id) is not null
         ) as t
         order by score desc, t.created_at desc, t.mid
         limit v_limit
