@@ -105,6 +105,10 @@ DYNAMIC_SQL_FUNCTIONS: dict[str, str] = {
     ),
     "pymem_private.tenant_sizes": "one table, grouped by tenant_id on purpose (index health sampling)",
     "pymem_private.common_tag": "one table, across tenants on purpose (index health sampling)",
+    "pymem.memory_rerank_candidates": (
+        "one call of pymem.memory_search, the caller's tenant's, built only to leave out the arguments not given "
+        "(so that memory_search's own defaults apply); no table is named"
+    ),
     "pymem.memory_erase_tenant": (
         "one table per statement (delete from <table> where tenant_id = $1), the table from a fixed list: "
         "erasure of one tenant, superusers only"
