@@ -100,6 +100,16 @@ def poisoning_split(eval_results: Results) -> str:
 
 
 def readme_quality(ev: Results, bench: Results, bench_100k: Results) -> str:
+    rows = retrieval_rows(ev) + lifecycle_rows(ev) + speed_rows(bench, bench_100k)
+    return (
+        f"From `{EVAL}` ({ev['machine']['date'][:10]}), `{BENCH}` ({bench['machine']['date'][:10]}) and"
+        f" `{BENCH_100K}` ({bench_100k['machine']['date'][:10]}); {machine(ev['machine'])}:\n\n"
+        + table(["measure", "latest run"], rows, pad=False)
+    )
+
+
+def retrieval_rows(ev: Results) -> list[list[str]]:
+    """The README's rows on retrieval: the golden dataset, the relevance floor, the checks, BEIR."""
     golden = ev["golden"]
     hybrid, rerank = golden["modes"]["hybrid"], golden["modes"]["rerank"]
     dataset = golden["dataset"]
@@ -112,14 +122,6 @@ def readme_quality(ev: Results, bench: Results, bench_100k: Results) -> str:
         if c["kind"] in ("contradiction", "hallucination") and name != "no_answer_below_threshold" and c["failed"]
     ]
     isolation = hybrid["checks"]["tenant_isolation"]
-    grounding = ev["grounding"]["test"]
-    extraction = ev["extraction"]["test"]
-    split = poisoning_split(ev)
-    poisoning = ev["poisoning"][split]
-    injection, benign = poisoning["injection"], poisoning["benign"]
-    budgets = golden["token_efficiency"]["budgets"]
-    beir = ev.get("beir")
-    small, large = scale(bench, 10000), scale(bench_100k, 100000)
     rows = [
         [
             f"golden dataset ({dataset['tenants']} tenants, {dataset['memories']} memories,"
@@ -139,6 +141,27 @@ def readme_quality(ev: Results, bench: Results, bench_100k: Results) -> str:
             ("pass in every mode" if not checks else "fail: " + ", ".join(sorted(set(checks))))
             + f" (isolation {isolation['passed']}/{isolation['passed'] + isolation['failed']})",
         ],
+    ]
+    beir = ev.get("beir")
+    if beir:
+        rows.append(
+            [
+                f"BEIR {beir['dataset']}, hybrid / rerank",
+                f"nDCG@10 {fmt(beir['modes']['hybrid']['ndcg@10'])} / {fmt(beir['modes']['rerank']['ndcg@10'])}"
+                " (published " + ", ".join(f"{name} {fmt(v)}" for name, v in beir.get("baselines", {}).items()) + ")",
+            ]
+        )
+    return rows
+
+
+def lifecycle_rows(ev: Results) -> list[list[str]]:
+    """The README's rows on what is stored and shown: grounding, poisoning, consolidation, memory_context."""
+    grounding = ev["grounding"]["test"]
+    extraction = ev["extraction"]["test"]
+    split = poisoning_split(ev)
+    injection, benign = ev["poisoning"][split]["injection"], ev["poisoning"][split]["benign"]
+    budgets = ev["golden"]["token_efficiency"]["budgets"]
+    return [
         [
             f"grounded ingestion, {grounding['statements']} held-out labelled statements",
             f"accuracy {fmt(grounding['accuracy'])}; refused speculation: precision"
@@ -167,17 +190,14 @@ def readme_quality(ev: Results, bench: Results, bench_100k: Results) -> str:
             + " tokens",
         ],
     ]
-    if beir:
-        rows.append(
-            [
-                f"BEIR {beir['dataset']}, hybrid / rerank",
-                f"nDCG@10 {fmt(beir['modes']['hybrid']['ndcg@10'])} / {fmt(beir['modes']['rerank']['ndcg@10'])}"
-                " (published " + ", ".join(f"{name} {fmt(v)}" for name, v in beir.get("baselines", {}).items()) + ")",
-            ]
-        )
+
+
+def speed_rows(bench: Results, bench_100k: Results) -> list[list[str]]:
+    """The README's rows on speed: recall and search through MCP at 10k and 100k per tenant, the targets."""
+    small, large = scale(bench, 10000), scale(bench_100k, 100000)
     recall_100k = target(bench_100k, "recall_e2e_p95_ms_100k")
     search_100k = target(bench_100k, "search_e2e_p95_ms_100k")
-    rows += [
+    return [
         [
             f"`memory_recall` / `memory_search` through MCP, 10k memories {TIMES} {small['tenants']} tenants",
             f"p95 {ms(small['recall_mcp']['p95_ms'])} / {ms(small['search_mcp']['p95_ms'])} ms",
@@ -191,11 +211,6 @@ def readme_quality(ev: Results, bench: Results, bench_100k: Results) -> str:
         ["query embedding", f"p95 {ms(bench['query_embedding']['p95_ms'])} ms"],
         ["speed targets met", f"at 10k per tenant {targets_met(bench)}; at 100k per tenant {targets_met(bench_100k)}"],
     ]
-    return (
-        f"From `{EVAL}` ({ev['machine']['date'][:10]}), `{BENCH}` ({bench['machine']['date'][:10]}) and"
-        f" `{BENCH_100K}` ({bench_100k['machine']['date'][:10]}); {machine(ev['machine'])}:\n\n"
-        + table(["measure", "latest run"], rows, pad=False)
-    )
 
 
 def targets_met(bench: Results) -> str:
