@@ -308,6 +308,41 @@ def test_habits_preferences_negations_and_reported_questions_are_not_speculation
             assert call_one(conn, "memory_ingestion_tier", content=content)["tier"] == 1, content
 
 
+def test_what_someone_believes_plans_or_feels_is_a_statement_and_the_writers_guess_is_not(as_tenant: Tenant) -> None:
+    """Issue 26: observations about people in a conversation were refused for the hedge inside what the person
+    believes, plans or feels. A hedge before that verb, in a condition or in a question is still the writer's;
+    the user's own hedge is still kept for review."""
+    statements = [
+        "Nate believes the trilogy is probably the greatest of all time.",
+        "Jon wants to help disadvantaged kids, potentially by starting a foundation.",
+        "Audrey can't imagine life without her dogs.",
+        "Nate is unsure whether he wants to keep competing in tournaments.",
+        "Tim asked if John could recommend any fantasy novels.",
+        "Nate's doctor thinks he may have diabetes.",
+    ]
+    speculation = [
+        "Nate probably believes he is better than his opponents.",
+        "Joanna may be planning to quit her job.",
+        "Melanie seems to feel lonely when her husband travels.",
+        "If Nate wants to move, he would probably sell the house.",
+        "Does Nate think it might rain?",
+        "Nate felt sick, but he might have the flu.",
+        "Maria must be a very religious person.",
+        "Had Joanna accepted the offer, she would be living in LA now.",
+    ]
+    with as_tenant("acme") as conn:
+        for content in statements:
+            row = call_one(conn, "memory_ingestion_tier", content=content, source="agent_inference", citation=URL)
+            assert row["tier"] == 1, (content, row["reason"])
+        for content in speculation:
+            row = call_one(conn, "memory_ingestion_tier", content=content, source="agent_inference", citation=URL)
+            assert row["tier"] == 3, (content, row["reason"])
+        # a report about the user is the user's own hedge: kept for review when the user said it, refused otherwise
+        content = "The user said she probably can't make Thursday's meeting."
+        assert call_one(conn, "memory_ingestion_tier", content=content, source="user_statement")["tier"] == 2
+        assert call_one(conn, "memory_ingestion_tier", content=content, source="observation")["tier"] == 3
+
+
 def test_a_refusal_keeps_an_audit_row_without_the_content(connect_app: AppConnect) -> None:
     conn = connect_app()
     content = "The user might be secretly planning to quit her job at Initech."

@@ -87,23 +87,16 @@ Example: select pymem_private.guard_reason(array['command', 'a download piped to
 
 create or replace function pymem_private.speculation(content text)
 returns text[]
-language sql
+language plpgsql
 immutable
 parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
-return pymem_private.first_match(
-    -- a quoted title is not a claim: the user "is reading 'What If?'"; the normalised text (homoglyphs,
-    -- zero-width characters and fullwidth punctuation do not hide a question or a hedge)
-    pg_catalog.regexp_replace(
-        pymem_private.normalised_for_checks(content),
-        '\m(reading|reads|read|watching|watches|watched|titled|called|named|book|film|movie|song|album|show'
-        || '|podcast|series|play|game)\s+["\u201c\u2018''][^"\u201d\u2019'']{1,80}["\u201d\u2019'']',
-        '\1 "a title"',
-        'gi'
-    ),
-    array[
-    -- a trailing question mark, or a sentence opened as a question about someone
+as $$
+declare
+    -- {name, regular expression, ...} for pymem_private.first_match
+    c_checks constant text[] := array[
+        -- a trailing question mark, or a sentence opened as a question about someone
         'a question',
         '[^.!\n]*\?\s*["'')\]]*\s*$'
         || '|^\s*(do|does|did|is|are|was|were|has|have|had|can|could|should|will|would|shall)\s+'
@@ -111,13 +104,16 @@ return pymem_private.first_match(
         'a hypothetical',
         '\m(what if|suppose|supposing|imagine|imagining|hypothetically|in theory|let''s say|pretend'
         || '|in a world where|in an ideal world|if only)\M',
-        -- "if ... would/could/might" either way round ("would like/love/prefer" is a preference), "if I were"
+        -- "if ... would/could/might" either way round ("would like/love/prefer" is a preference), "if I were",
+        -- "had she known ...", "Had Joanna accepted the offer, she would ..."
         'a counterfactual',
         '\mif\M[^.;!?]*\m(would|could|might|i''d|you''d|he''d|she''d|they''d|we''d)\M'
         || '(?!\s+(like|love|prefer|rather|appreciate|enjoy))'
         || '|\m(would|could|might|i''d|you''d|he''d|she''d|they''d|we''d)\M'
         || '(?!\s+(like|love|prefer|rather|appreciate|enjoy))[^.;!?]*\mif\M'
-        || '|\mif (i|he|she|they|the user) were\M|\mhad (i|he|she|they) (known|been|had)\M',
+        || '|\mif (i|he|she|they|the user) were\M|\mhad (i|he|she|they) (known|been|had)\M'
+        || '|(^|[.;!?]\s+)\s*had\s+[^,;.!?]{1,80},[^.;!?]*\m(would|could|might|i''d|you''d|he''d|she''d|they''d'
+        || '|we''d)\M',
         -- the claim is not asserted
         'a hedged claim',
         '\m(maybe|perhaps|possibly|probably|presumably|likely|unlikely|apparently|seemingly|conceivably'
@@ -126,18 +122,85 @@ return pymem_private.first_match(
         || '|come|visit|live|work|know|get|become|start|stop|try|take|eat|drink|travel|use|own|enjoy|love|hate'
         || '|consider|plan|leave|join|return|change|switch)\M'
         || '|\mcould (be|have been|possibly)\M'
+        -- "must" of a guess: "must have been ...", "must be a very ..." (not "must be at the gate by 6")
+        || '|\mmust (have been|be (an? )?(very|really|quite|so|pretty|extremely|incredibly|truly|deeply|such))\M'
         || '|\mi (think|guess|believe|suppose|suspect|assume|reckon|feel like|imagine)\M'
         || '|\m(not (sure|certain|clear)|unsure|uncertain|unclear|no idea|wonders? (whether|if)|wondered (whether|if)'
         || '|wondering (whether|if))\M'
         || '|\m(seems?|seemed|appears?|appeared) (to|like|as if|as though|that)\M'
         || '|\mit(''s| is| was) (possible|likely|unlikely|probable)\M|\mpossible\s+(?!to\M)[[:alpha:]]'
-    ]
-);
+    ];
+    -- what someone else believes, says, asks, plans or feels is a statement about them, whatever the words
+    -- inside it ("Nate believes the trilogy is probably the greatest", "Jon wants to help kids, potentially by
+    -- starting a foundation", "Audrey can't imagine life without her dogs", "Tim asked if John could ..."): the
+    -- report is cut from its verb to the end of its clause before the checks below. A hedge before the verb is
+    -- still the writer's ("Nate probably believes ...", "Joanna may be planning ...", "Melanie seems to feel
+    -- ..."); the subject is a word that is neither the writer nor the user ("I think", "The user said she
+    -- probably can't ...": the user's own hedge, kept for review with source user_statement), nor an auxiliary
+    -- or adverb standing between them and the verb. A condition or a question is left as it is ("If Nate wants
+    -- to move, he would ...", "Does Nate think it might rain"). (No lookbehind of variable length: PostgreSQL
+    -- takes time quadratic in the length of the text for it.)
+    c_report constant text :=
+        -- a condition, or a sentence opened as a question, to the end of its clause: kept as it is (\1)
+        '((?:^|[.;!?]\s+)\s*(?:do|does|did|is|are|was|were|can|could|should|will|would|shall|had)\M[^.;!?]*'
+        || '|\m(?:if|unless|suppose|supposing|assuming|imagine|imagining)\M[^.;!?]*)'
+        -- or the subject, and the auxiliaries and adverbs after it (\2)
+        || '|(?<![[:alnum:]''])((?!(?:i|we|you|it|this|that|these|those|there|here|user|let|just|now|so|and|or|but'
+        || '|if|unless|whether|suppose|supposing|assuming|imagine|what|how|why|when|where|which'
+        || '|then|also|still|really|truly|honestly|actually|definitely|certainly|surely|clearly|always|often'
+        || '|sometimes|never|even|already|again|once|first|finally|only|not|no|am|is|are|was|were|be|been|being'
+        || '|has|have|had|do|does|did|can|could|would|will|should|shall|must|may|might|get|got|gets|getting'
+        || '|becomes?|became|[[:alpha:]]+n''t)\M)[[:alpha:]]+(?:''s)?'
+        -- (not "would", "could", "might", "may": "Nate would want to move if ...", "Nate may be planning ...")
+        || '(?:\s+(?:am|is|are|was|were|be|been|being|has|have|had|do|does|did|not|can|cannot|will'
+        || '|[[:alpha:]]+n''t|also|still|really|truly|honestly|actually|firmly|strongly'
+        || '|genuinely|deeply|sincerely|clearly|openly|privately|secretly|always|often|sometimes|never|now|just'
+        || '|even|already|again|once|first|finally|recently|increasingly|very|quite|so|too|getting|got|gets'
+        || '|became|becomes|feeling|feels|felt))*\s+)'
+        -- the verb of belief, speech, question, plan or feeling (a noun "plans", "hopes" is followed by a verb)
+        || '(?:(?:believes?|believed|thinks?|thought|thinking|says|said|mentions|mentioned|tells|told|claims?|claimed'
+        || '|suspects?|suspected|expects?|expected|expecting|hopes?|hoped|hoping|fears?|feared|knows?|knew'
+        || '|reckons?|reckoned|insists?|insisted|admits?|admitted|explains?|explained|shares|shared|notes|noted'
+        || '|adds|added|argues|argued|agrees|agreed|predicts?|predicted|guesses|guessed|assumes|assumed'
+        || '|imagines?|imagined|suggests?|suggested|promises?|promised|wonders?|wondered|wondering'
+        || '|(?:feels?|felt|feeling) (?:that|like|as if|as though)'
+        || '|asks?|asked|asking|inquired|enquired|plans?|planned|planning|intends?|intended|intending|aims?'
+        || '|aimed|aiming|wants?|wanted|wanting|wishes|wished|wish|considers?|considered|considering|debates?'
+        || '|debated|debating|decides?|decided|deciding|dreams?|dreamed|dreamt|dreaming|saving|looking (?:into'
+        || '|forward to))\M(?!\s+(?:might|may|could|would|will|can|should|must|is|are|was|were|be|been|has|have'
+        || '|had)\M)'
+        -- a feeling is reported by its clause, not by what follows a comma ("Nate is worried, probably because ...")
+        || '|(?:worried|afraid|nervous|anxious|scared|concerned|relieved|hopeful|excited|conflicted|torn|unsure'
+        || '|uncertain|not sure|sure|undecided|curious|confident|convinced|determined|eager|keen)\M'
+        || '(?!\s+(?:might|may|could|would|will|can|should|must|is|are|was|were|be|been|has|have|had)\M|\s*[,(]))'
+        -- to the end of the clause: a sentence, a semicolon, or ", but ..."; a quotation inside it is part of it
+        || '(?:[^.;!?",]|,(?!\s*(?:but|although|though|whereas|yet|so)\M)|"[^"]*")*';
+    -- a quoted title is not a claim: the user "is reading 'What If?'"; the normalised text (homoglyphs,
+    -- zero-width characters and fullwidth punctuation do not hide a question or a hedge)
+    v_text constant text := pg_catalog.regexp_replace(
+        pymem_private.normalised_for_checks(content),
+        '\m(reading|reads|read|watching|watches|watched|titled|called|named|book|film|movie|song|album|show'
+        || '|podcast|series|play|game)\s+["\u201c\u2018''][^"\u201d\u2019'']{1,80}["\u201d\u2019'']',
+        '\1 "a title"',
+        'gi'
+    );
+begin
+    -- most text holds no word of the checks at all: the report is cut (the costly part) only when it does
+    if pymem_private.first_match(v_text, c_checks) is null then
+        return null;
+    end if;
+    -- the verb goes too: it may itself be a word of the checks ("is unsure whether", "can't imagine")
+    return pymem_private.first_match(pg_catalog.regexp_replace(v_text, c_report, '\1\2', 'gi'), c_checks);
+end;
+$$;
 
 comment on function pymem_private.speculation(text) is
 $$Why content is speculation, as {kind, passage}: 'a question', 'a hypothetical', 'a counterfactual' or 'a hedged
 claim', and the words that say so; NULL when the content asserts something. A condition that states a habit
-("If it rains, the user takes the bus") and a preference ("would like") are not speculation.
+("If it rains, the user takes the bus"), a preference ("would like"), and what someone other than the writer or
+the user believes, says, asks, plans or feels ("Nate believes the trilogy is probably the greatest", "Jon plans to
+maybe start a foundation", "Audrey can't imagine life without her dogs") are not speculation; a hedge before that
+verb is ("Nate probably believes ...").
 Example: select pymem_private.speculation('The user might be vegetarian.');$$;
 
 
