@@ -223,6 +223,20 @@ def test_the_checks_read_normalised_text_and_the_content_is_stored_as_given(as_t
         )
 
 
+def test_the_checks_of_a_long_text_of_spaced_letters_take_time_in_proportion(as_tenant: Tenant) -> None:
+    """A 100,000-character text of spaced-out letters (the longest content a store takes) is checked within a
+    statement timeout of a few seconds: the spaced-letter pass used look-behinds that made the time grow with the
+    square of the text (about half a minute for this one, in each of the checks that normalise it)."""
+    text = 'Nate said "' + " ".join("abcdefghij"[i % 10] for i in range(49_990))
+    assert len(text) <= 100_000
+    with as_tenant("acme") as conn:
+        conn.execute("set local statement_timeout = '5s'")
+        (normalised,) = conn.execute("select pymem_private.normalised_for_checks(%s)", (text,)).fetchone()  # type: ignore[misc]
+        assert normalised.startswith('Nate said "abcdefghij') and len(normalised) < 52_000
+        tier = conn.execute("select tier from pymem.memory_ingestion_tier(%s, 'user_statement')", (text,)).fetchone()
+        assert tier is not None
+
+
 def test_every_pattern_catches_its_example_and_its_needles_hold_every_match(as_tenant: Tenant) -> None:
     """Each row of pymem_private.guard_patterns catches its example, and on every labelled text of eval/ a match of
     the pattern holds one of its needles (the filter that spares running the expression never hides a match)."""

@@ -106,6 +106,11 @@ declare
     v_word text;
     -- a separator inside a spaced-out word: "i g n o r e", "I.g.n.o.r.e", "i-g-n-o-r-e"
     c_gap constant text := '[ .*_/\\|~+-]{1,3}';
+    -- a run of single letters with gaps between (three to 61 letters), and the character before it (or the start)
+    c_run constant text := '((?:^|[^[:alnum:]])[[:alpha:]](?:' || c_gap || '[[:alpha:]]){2,60})(?=$|[^[:alnum:]])';
+    v_pieces text[];
+    v_runs text[];
+    v_n integer;
 begin
     -- Unicode tag characters (U+E0020..U+E007E) hide ASCII text from a reader but not from a model: the
     -- checks read them as the ASCII they stand for
@@ -139,15 +144,26 @@ begin
             v_text := pg_catalog.replace(v_text, v_word, pg_catalog.translate(v_word, v_letters[1], v_letters[2]));
         end loop;
     end if;
-    -- a word spaced out letter by letter (three letters or more): the gaps go; then a hyphen inside a word
-    -- goes ("ig-nore", "e-mail"); an underscore stays (tool_call markup)
-    v_text := pg_catalog.regexp_replace(
-        v_text,
-        '(?<=(?:^|[^[:alnum:]])[[:alpha:]]' || c_gap || '[[:alpha:]])' || c_gap || '(?=[[:alpha:]](?:$|[^[:alnum:]]))'
-        || '|(?<=(?:^|[^[:alnum:]])[[:alpha:]])' || c_gap || '(?=[[:alpha:]]' || c_gap || '[[:alpha:]](?:$|[^[:alnum:]]))',
-        '',
-        'g'
-    );
+    -- a word spaced out letter by letter (three letters or more): the gaps go. The runs are found in one pass and
+    -- the text rebuilt around them (pieces between the runs, each run without its gaps): look-behinds here made
+    -- the time grow with the square of the text (100,000 spaced letters took half a minute). A run is cut after
+    -- 61 letters, so that no attempt reads further than that.
+    if v_text ~ c_run then
+        v_pieces := pg_catalog.regexp_split_to_array(v_text, c_run);
+        v_runs := array(
+            select case
+                when m[1] ~ '^[[:alpha:]]' then pg_catalog.regexp_replace(m[1], c_gap, '', 'g')
+                else pg_catalog.left(m[1], 1) || pg_catalog.regexp_replace(pg_catalog.substr(m[1], 2), c_gap, '', 'g')
+            end
+            from pg_catalog.regexp_matches(v_text, c_run, 'g') with ordinality as r (m, n)
+            order by r.n
+        );
+        v_text := v_pieces[1];
+        for v_n in 1 .. coalesce(pg_catalog.cardinality(v_runs), 0) loop
+            v_text := v_text || v_runs[v_n] || v_pieces[v_n + 1];
+        end loop;
+    end if;
+    -- then a hyphen inside a word goes ("ig-nore", "e-mail"); an underscore stays (tool_call markup)
     return pg_catalog.regexp_replace(v_text, '(?<=[[:alpha:]])-+(?=[[:alpha:]])', '', 'g');
 end;
 $$;
