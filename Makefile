@@ -35,7 +35,7 @@ eval: install
 bench: install
 	$(BIN)/pymem bench --json bench/results.json --markdown bench/results.md
 
-# Issue 14's targets at 100k memories per tenant (3 tenants x 10k and 100k; about 7 minutes on 2 cores).
+# The targets set at 100k memories per tenant (3 tenants x 10k and 100k; about 7 minutes on 2 cores).
 bench-100k: install
 	$(BIN)/pymem bench --scale 100k --json bench/results-100k.json --markdown bench/results-100k.md
 

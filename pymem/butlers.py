@@ -7,7 +7,7 @@ written into the database, where the SQL functions read them.
 
     [context]                         # memory_context
     token_budget = 3000
-    # the blocks (REQ-MEM-020): System (proven and established rules), Project (facts of the scope),
+    # the blocks: System (proven and established rules), Project (facts of the scope),
     # History (recent episodes), Knowledge (other facts and rules); Task, the prompt, counts with the headers
     quotas = { system = 0.15, project = 0.25, history = 0.2, knowledge = 0.4 }   # shares of the token budget
     max_items = { system = 10, project = 10, history = 10, knowledge = 20 }      # candidates per block

@@ -62,7 +62,7 @@ from pymem.errors import InvalidArgumentError
 
 FILE_KEYS = frozenset({"tenant", "dsn", "app_dsn", "replica_dsn", "data_dir", "database", "reranker"})
 DEFAULT_MODEL_CONCURRENCY = 2  # embeddings and token counts computed at once by the server
-DEFAULT_MAX_RESULT_BYTES = 1024 * 1024  # results of one search or recall response (issue 25, finding 6)
+DEFAULT_MAX_RESULT_BYTES = 1024 * 1024  # results of one search or recall response
 DEFAULT_MAX_REQUEST_BODY = 2 * 1024 * 1024  # bytes: a 100,000-character content, JSON-escaped, is at most 1.2 MB
 DEFAULT_INDEX_CHECK_INTERVAL = 3600  # seconds between the index worker's health checks in `pymem serve` (0: no worker)
 DEFAULT_INDEX_CHECK_WRITES = 10_000  # rows written to the memory tables that bring a check forward
@@ -73,7 +73,7 @@ DEFAULT_MAX_SESSIONS = 1000  # the whole server: about 44 KB each
 DEFAULT_SESSION_IDLE_TIMEOUT = 1800  # seconds, the MCP SDK's default
 DEFAULT_HEADER_TIMEOUT = 10  # seconds to send a request's headers
 DEFAULT_BODY_TIMEOUT = 30  # seconds to send a body (at most PYMEM_MAX_REQUEST_BODY) once the headers are in
-# the server's pymem_app connections (pymem.pool): how many, and how long a call waits for one (issue 25, finding 1)
+# the server's pymem_app connections (pymem.pool): how many, and how long a call waits for one
 DEFAULT_POOL_SIZE = 8
 DEFAULT_POOL_TIMEOUT = 5  # seconds; then "busy, try again" (pymem.errors.BusyError)
 

@@ -2,13 +2,13 @@
 
 The database ranks and chooses; this module renders and counts, which needs the model's tokenizer:
 
-1. pymem.memory_context_candidates ranks the butler's candidates block by block (REQ-MEM-020): System,
+1. pymem.memory_context_candidates ranks the butler's candidates block by block: System,
    its proven and established rules; Project, the recalled facts of its scope; History, its recent
    episodes; Knowledge, the other recalled facts and rules (memory_recall's composite score; episodes by
    importance and recency), with the butler's scope, weights and block sizes (pymem.butler_settings);
 2. each candidate is rendered as one line and its tokens counted here (SQL has no tokenizer), as
    pymem.token_counts counts for a budget: the MiniLM tokens, never fewer than the length floor (at most 4 bytes
-   a token), so that a long unbroken word cannot pass for one token (issue 25 finding 5);
+   a token), so that a long unbroken word cannot pass for one token;
 3. pymem.memory_context_select chooses, over those counts, what fits the budget (quotas, spill-over,
    tie-breaks) and refuses a budget too small for the headers (with the Task block, the prompt restated);
 4. the chosen lines are rendered into the five blocks, in the order System, Project, Task, History

@@ -119,7 +119,7 @@ _BY_SQLSTATE: dict[str, type[PymemError]] = {
     )
     if cls.sqlstate
 }
-_BY_SQLSTATE["57014"] = BusyError  # query_canceled: statement_timeout (issue 25, finding 1)
+_BY_SQLSTATE["57014"] = BusyError  # query_canceled: statement_timeout
 _BY_SQLSTATE["25P04"] = BusyError  # transaction_timeout (PostgreSQL 17+)
 _BY_SQLSTATE["23514"] = InvalidArgumentError  # check_violation
 _BY_SQLSTATE["23502"] = InvalidArgumentError  # not_null_violation

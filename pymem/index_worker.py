@@ -1,4 +1,4 @@
-"""Self-healing vector indexes (REQ-MEM-005: reindex automatically when recall drops).
+"""Self-healing vector indexes: reindex automatically when recall drops.
 
 An IndexWorker checks the vector indexes' health on a schedule and after large writes, and when recall falls
 below the threshold (or drifts from the baseline) rebuilds them with REINDEX CONCURRENTLY and records it: it is

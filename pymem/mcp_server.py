@@ -310,7 +310,7 @@ def _butler_name(value: str | None) -> str | None:
 NoNul = AfterValidator(_no_nul)
 ButlerName = AfterValidator(_butler_name)
 # An int argument is sent as an SQL integer: past int4's range it is refused here, naming the argument, where the
-# database answered a bare "integer out of range" (issue 17). Its real bounds are the SQL function's to check.
+# database answered a bare "integer out of range". Its real bounds are the SQL function's to check.
 SqlInteger = Field(ge=-(2**31), le=2**31 - 1)
 Tags = Annotated[
     list[Annotated[str, Field(max_length=limits.TAG), NoNul]] | None,
@@ -321,7 +321,7 @@ Tags = Annotated[
 ]
 AsTenant = Annotated[str | None, Field(description=AS_TENANT_HELP, max_length=limits.TENANT), NoNul]
 _REF = "its id, or the first 8 or more hex digits of it as memory_context prints it"
-# NoNul on the ids too: a NUL in one was refused by psycopg and reported without naming the argument (issue 17)
+# NoNul on the ids too: a NUL in one was refused by psycopg and reported without naming the argument
 MemoryRef = Annotated[str, Field(description=f"the memory: {_REF}", min_length=8, max_length=36), NoNul]
 Source = Annotated[
     Literal["user_statement", "observation", "agent_inference", "import"] | None,

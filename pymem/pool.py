@@ -3,7 +3,7 @@ reset hook that refuses to hand out a connection still carrying a tenant or role
 check that discards a connection the server has closed (a restart, a failover,
 pg_terminate_backend) before it is handed out, so that the next call gets a new one.
 
-Waits are bounded (issue 25, finding 1): getting a connection waits at most the pool's timeout
+Waits are bounded: getting a connection waits at most the pool's timeout
 (PYMEM_POOL_TIMEOUT), then fails with psycopg_pool.PoolTimeout, which pymem.errors.translate turns
 into a "busy, try again" BusyError; and TenantSlots lets one tenant's calls hold at most part of the
 pool, so that calls stuck behind a lock of their own tenant cannot starve the other tenants (nor the

@@ -42,7 +42,7 @@ class StoredMemory(BaseModel):
 
 
 class Provenance(BaseModel):
-    """Where a retrieved memory came from (REQ-MEM-021), beside its created_at and confidence."""
+    """Where a retrieved memory came from, beside its created_at and confidence."""
 
     source_butler: str | None = Field(
         default=None, description="the butler that stored a fact or rule, or an episode's butler"

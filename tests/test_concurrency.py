@@ -1,4 +1,4 @@
-"""Races on the same memories from several connections (issue 17): eight threads, each with its own pymem_app
+"""Races on the same memories from several connections: eight threads, each with its own pymem_app
 connection, 25 operations each, through the SQL API (memory_get, memory_touch_references, memory_mark_helpful,
 memory_mark_harmful, memory_store_fact, memory_forget), every operation its own transaction. The counts come
 out exact, concurrent stores of one key leave one active fact in one chain, and forget racing feedback or new

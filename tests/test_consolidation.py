@@ -1,4 +1,4 @@
-"""Consolidation (REQ-MEM-011; sql/functions/260-consolidation.sql): episodes become facts and rules through
+"""Consolidation (sql/functions/260-consolidation.sql): episodes become facts and rules through
 grounded ingestion, with their episode as citation; the built-in extractor in SQL, the client's model through
 MCP sampling, `pymem consolidate` for operators."""
 
@@ -430,7 +430,7 @@ def test_a_butlers_configured_scope_is_what_its_episodes_facts_take(as_tenant: T
 
 
 def test_extraction_precision(app: psycopg.Connection[Any]) -> None:
-    """REQ-MEM-011: precision > 85% on the golden set (eval/extraction/episodes.jsonl; the patterns were written
+    """Precision > 85% on the golden set (eval/extraction/episodes.jsonl; the patterns were written
     on 'dev', 'test' is held out and reported by make eval)."""
     episodes = extraction.load_episodes()
     assert len(episodes) >= 100

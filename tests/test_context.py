@@ -132,7 +132,7 @@ def test_count_tokens_uses_the_minilm_tokenizer_not_characters(embedder: Embedde
         "word " * 1000: 1000,  # past the model's 256/512 tokens
     }
     assert {text: token_counts.wordpiece_tokens(text) for text in expected} == expected
-    # a budget's count is never below the length floor (a quarter of the bytes): issue 25 finding 5
+    # a budget's count is never below the length floor (a quarter of the bytes)
     counted = {text: max(n, token_counts.length_floor(text)) for text, n in expected.items()}
     assert {text: token_counts.count_tokens(text) for text in expected} == counted
     assert {text: embedder.count_tokens(text) for text in expected} == counted
@@ -715,7 +715,7 @@ def test_rendering_quotes_odd_names_and_marks_anti_patterns() -> None:
 
 
 def test_the_rendered_block_has_a_header_and_five_blocks() -> None:
-    """REQ-MEM-020: System, Project, Task, History, Knowledge, in that order, each always present."""
+    """The blocks: System, Project, Task, History, Knowledge, in that order, each always present."""
     header = render_header("health")
     assert header.startswith("# Memory context for butler health\n")
     assert render_header("evil\n## Rules").startswith('# Memory context for butler "evil\\n## Rules"\n')
@@ -896,7 +896,7 @@ def test_candidates_carry_the_stored_token_count(as_tenant: Tenant, embedder: Em
         episode: 7,
         unknown: None,
     }
-    # the WordPiece count, 6, is below the length floor of 34 characters (issue 25 finding 5)
+    # the WordPiece count, 6, is below the length floor of 34 characters
     assert token_counts.wordpiece_tokens("The user follows a vegetarian diet") == 6 and rows[fact] == 9
 
 
@@ -1305,7 +1305,7 @@ def test_select_refuses_a_section_rank_twice(as_tenant: Tenant) -> None:
 
 
 def test_block_layout(as_tenant: Tenant, embedder: Embedder, superuser: psycopg.Connection[Any]) -> None:
-    """REQ-MEM-020: System holds the butler's proven and established rules (recalled or not), Project the facts of
+    """System holds the butler's proven and established rules (recalled or not), Project the facts of
     its scope, Task the prompt, History its episodes, Knowledge the other facts and rules; in that order."""
     prompt = "What should I cook for the user tonight?"
     with as_tenant("acme") as conn:
@@ -1332,7 +1332,7 @@ def test_block_layout(as_tenant: Tenant, embedder: Embedder, superuser: psycopg.
 
 
 def test_block_ordering(as_tenant: Tenant) -> None:
-    """REQ-MEM-020: History reads in conversation order (oldest first) although it keeps the newest episodes; the
+    """History reads in conversation order (oldest first) although it keeps the newest episodes; the
     other blocks are best first (score DESC, created_at DESC, id ASC)."""
     with as_tenant("acme") as conn:
         configure(conn, "health", max_history=3)

@@ -1,4 +1,4 @@
-"""Conversation context (issue 15; migration 0011, sql/functions/122-session-context.sql): an episode of a
+"""Conversation context (migration 0011, sql/functions/122-session-context.sql): an episode of a
 session is also found by what it answers, through its previous turn, by keyword (its search_vector holds
 the previous turn) and by meaning (the MCP server embeds the previous turn with it)."""
 

@@ -80,7 +80,7 @@ def test_token_counts_are_those_of_the_reference_wordpiece_tokenizer(embedder: E
     expected = [len(reference.tokenize(text)) for text in TEXTS]
     assert expected == [1, 12, 10, 14, 20, 400]  # the last: 400 words, not cut at the model's 256
     assert [wordpiece_tokens(text) for text in TEXTS] == expected
-    # a budget's count is never below the length floor (issue 25 finding 5), the same for every embedder
+    # a budget's count is never below the length floor (a quarter of the bytes), the same for every embedder
     budget_counts = [count_tokens(text) for text in TEXTS]
     assert all(n >= w for n, w in zip(budget_counts, expected, strict=True))
     assert [embedder.count_tokens(text) for text in TEXTS] == budget_counts

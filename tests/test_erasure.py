@@ -1,4 +1,4 @@
-"""Erasure (issue 17, "forgotten means forgotten"): pymem.memory_erase purges a memory for good, and
+"""Erasure ("forgotten means forgotten"): pymem.memory_erase purges a memory for good, and
 pymem.memory_erase_tenant a whole tenant. Proven by finding nothing afterwards by any path: the SQL API as the
 application role, every table read as the superuser, and (after the VACUUM `pymem erase` runs) the raw pages of
 the tables through pageinspect."""
@@ -227,7 +227,7 @@ def test_pymem_erase_on_the_command_line(
     assert unknown.returncode == 2 and "not found" in unknown.stderr
 
 
-# Issue 25, finding 2: an erased episode's text survived in the next turn of its session (retrieval_context, and
+# An erased episode's text once survived in the next turn of its session (retrieval_context, and
 # through it the search vector, the keyword lexemes and the embedding)
 PRIVATE = "My psychiatrist Dr Quokkazebra prescribed lithium for me."
 REPLY = "Yes, twice a day."
@@ -345,7 +345,7 @@ def test_erasing_a_middle_turn_rebuilds_the_next_turn_from_the_one_before(
         assert call_one(conn, "memory_get", type="fact", id=kept_fact)["content"] == "The user went out on Saturday"
 
 
-# Issue 25, finding 12: `pymem erase tenant` left the tenant's logins and the large objects they had made
+# `pymem erase tenant` once left the tenant's logins and the large objects they had made
 
 
 def test_no_tenant_role_may_create_a_large_object(
@@ -419,7 +419,7 @@ def test_erasing_a_tenant_drops_its_logins_and_their_large_objects(
 def test_a_rewrite_waiting_for_its_lock_stalls_no_tenant(as_tenant: Tenant, make_login: Any, db_dsn: str) -> None:
     """VACUUM FULL (`pymem erase --rewrite`) needs an ACCESS EXCLUSIVE lock, which an analyst's open transaction
     holds back; while it waits, every other session's reads queue behind it. It waits a short while at a time, so
-    another tenant's calls go through, and gives up naming who holds the table (issue 25, finding 1)."""
+    another tenant's calls go through, and gives up naming who holds the table."""
     with as_tenant("globex") as conn:
         store_fact(conn, "user", "city", "The user lives in Lima.")
     analyst = connect_as(db_dsn, make_login("acme"))

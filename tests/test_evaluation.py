@@ -255,7 +255,7 @@ def test_golden_run_end_to_end(db_dsn: str, embedder: Embedder) -> None:
     assert floor["answerable_r@10_floor"] <= floor["answerable_r@10_no_floor"]
     assert floor["mean_recalled_floor"] < floor["mean_recalled_no_floor"]
     assert floor["no_answer_nothing_recalled"] > 0
-    # memory_context against the most recent memories in the same tokens (REQ-MEM-022)
+    # memory_context against the most recent memories in the same tokens
     efficiency = golden["token_efficiency"]
     assert efficiency["questions"] == sum(
         q.category not in ("no_answer", "near_miss") and any(g > 0 for g in q.relevant.values()) for q in test
@@ -264,7 +264,7 @@ def test_golden_run_end_to_end(db_dsn: str, embedder: Embedder) -> None:
     for row in efficiency["budgets"]:
         assert all(0 <= row[k] <= 1 for k in ("block", "block_at_half", "block_at_70pct", "baseline"))
     assert efficiency["budgets"][-1]["block"] > efficiency["budgets"][-1]["baseline"]
-    # REQ-MEM-022: the block reaches the baseline's coverage with 30% fewer tokens, at every budget
+    # the spec's target: the block reaches the baseline's coverage with 30% fewer tokens, at every budget
     assert all(row["met_30pct"] for row in efficiency["budgets"]), efficiency["budgets"]
     # grounded ingestion's labelled statements and the extractor's golden set are reported with it
     assert result["grounding"]["test"]["statements"] > 0 and result["extraction"]["test"]["episodes"] > 0

@@ -1,4 +1,4 @@
-"""Faults (issue 17): the database dropping `pymem serve`'s connections in the middle of writes, and
+"""Faults: the database dropping `pymem serve`'s connections in the middle of writes, and
 databases holding data at every earlier schema revision upgraded to head.
 
 `invariant_violations` states what "nothing half-written" means for this schema; tests/test_concurrency.py
@@ -360,8 +360,8 @@ def database_at(dsn: str, revision: str) -> None:
 # Revisions no commit of which could be deployed, so no database was ever at them (the head at the time of every
 # commit of theirs failed to migrate). Only these may be passed over; any other revision must apply.
 NEVER_DEPLOYED = {
-    "0017": "issue 25's parallel work granted pymem.token_floor before the file that creates it was committed",
-    "0018": "issue 25's parallel work granted pymem.token_floor before the file that creates it was committed",
+    "0017": "parallel work granted pymem.token_floor before the file that creates it was committed",
+    "0018": "parallel work granted pymem.token_floor before the file that creates it was committed",
 }
 
 
@@ -411,7 +411,7 @@ def write_dataset(app: psycopg.Connection[Any], has_butler_settings: bool, old_q
     ids["f2"] = step("acme", fact, "user", "home", "User lives in Oslo", ids["e1"], "stable")
     ids["f3"] = step("acme", fact, "user", "diet", "User is vegetarian", None, "standard")
     step("acme", "update pymem.facts set validity = 'retracted' where id = %s", ids["f3"])
-    # tags at insert: pymem_app has UPDATE on the columns the memory functions change only (issue 25, finding 1)
+    # tags at insert: pymem_app has UPDATE on the columns the memory functions change only
     ids["f4"] = step(
         "acme",
         "insert into pymem.facts (subject, predicate, content, source_episode_id, permanence, tags)"

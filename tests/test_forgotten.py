@@ -1,4 +1,4 @@
-"""Forgotten means forgotten (issue 17): a forgotten (or superseded) memory never comes back through any path:
+"""Forgotten means forgotten: a forgotten (or superseded) memory never comes back through any path:
 search in every mode, with and without the reranking tier, and its graph leg; recall; the context candidates;
 as_of after the forget; the janitor's merges; re-embedding. (A replica: tests/test_replica.py; erasure, the hard
 purge: tests/test_erasure.py.) As pymem_app, with real MiniLM embeddings."""

@@ -1,4 +1,4 @@
-"""Grounded ingestion (REQ-MEM-023, NEG-MEM-001; sql/functions/118-grounding.sql, migration 0014): the tier a
+"""Grounded ingestion (sql/functions/118-grounding.sql, migration 0014): the tier a
 fact or rule gets at write time, what a memory kept for review does and does not do, and refused speculation."""
 
 from __future__ import annotations
@@ -245,7 +245,7 @@ def test_the_users_own_hedge_is_kept_for_review_and_anyone_elses_refused(as_tena
 
 
 def test_no_hallucination_writeback(as_tenant: Tenant, embedder: Embedder) -> None:
-    """NEG-MEM-001: what the agent made up is not written to long-term memory as knowledge: an uncited inference
+    """What the agent made up is not written to long-term memory as knowledge: an uncited inference
     waits for review (nothing retrieves it), a speculative one is not written at all."""
     with as_tenant("acme") as conn:
         made_up = fact(conn, "employer", "The user works at Initech.", embedder, source="agent_inference")
@@ -259,7 +259,7 @@ def test_no_hallucination_writeback(as_tenant: Tenant, embedder: Embedder) -> No
 
 
 def test_speculation_blocked(as_tenant: Tenant) -> None:
-    """NEG-MEM-001: speculative content is blocked whatever its provenance claims."""
+    """Speculative content is blocked whatever its provenance claims."""
     with as_tenant("acme") as conn:
         for source, citation in [(None, None), ("observation", None), ("import", None), ("agent_inference", URL)]:
             with pytest.raises(psycopg.Error) as raised, conn.transaction():
@@ -309,7 +309,7 @@ def test_habits_preferences_negations_and_reported_questions_are_not_speculation
 
 
 def test_what_someone_believes_plans_or_feels_is_a_statement_and_the_writers_guess_is_not(as_tenant: Tenant) -> None:
-    """Issue 26: observations about people in a conversation were refused for the hedge inside what the person
+    """Observations about people in a conversation were refused for the hedge inside what the person
     believes, plans or feels. A hedge before that verb, in a condition or in a question is still the writer's;
     the user's own hedge is still kept for review."""
     statements = [

@@ -1,4 +1,4 @@
-"""Issue 17's hostile-user findings, each kept as a regression test: what a bound analyst or the application
+"""Hostile-user findings, each kept as a regression test: what a bound analyst or the application
 role could once do to another tenant or to the audit trail, and can no longer. As non-superusers throughout."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def two_tenants(as_tenant: Tenant) -> None:
             store_fact(conn, "user", "city", f"{tenant}'s user lives in {tenant.title()}ville")
 
 
-# Finding 1: advisory locks
+# Advisory locks
 
 
 def test_no_tenant_role_may_take_an_advisory_lock(make_login: Any, db_dsn: str, app: psycopg.Connection[Any]) -> None:
@@ -89,7 +89,7 @@ def test_a_held_lock_blocks_its_own_tenant_only(
         assert conn.execute("select count(*) from pymem.facts where predicate = 'secret'").fetchone() == (1,)
 
 
-# Findings 2 and 4: the audit trail
+# The audit trail
 
 
 def test_the_system_writes_who_when_and_which_transaction(make_login: Any, db_dsn: str) -> None:
@@ -122,7 +122,7 @@ def test_an_analyst_cannot_write_an_admin_elevation(make_login: Any, db_dsn: str
 
 
 def test_an_inserted_elevation_row_opens_nothing(app: psycopg.Connection[Any], two_tenants: None) -> None:
-    """Finding 4: as pymem_app, an admin_elevation row of one's own making satisfied admin_elevated(), and SET
+    """As pymem_app, an admin_elevation row of one's own making once satisfied admin_elevated(), and SET
     LOCAL ROLE pymem_admin then read every tenant with nothing in their trails."""
     with pytest.raises(psycopg.Error) as caught, app.transaction():
         app.execute("select set_config('pymem.tenant_id', 'acme', true)")
@@ -154,7 +154,7 @@ def test_the_one_way_to_elevate_is_logged_in_the_target_tenants_trail(
         assert elevations.fetchall() == [(0,)]
 
 
-# Issue 25, finding 4: an analyst rewrote the audit trail of a live fact
+# An analyst once rewrote the audit trail of a live fact
 
 
 def test_an_analyst_cannot_scrub_the_trail_of_a_live_memory(

@@ -1,5 +1,5 @@
-"""The HTTP server's guards, against a real `pymem serve --transport http` process (issue 25, findings 7, 9,
-11 and 13): session limits per token and per tenant and the idle timeout (pymem.http_guard), Host and Origin
+"""The HTTP server's guards, against a real `pymem serve --transport http` process: session limits per
+token and per tenant and the idle timeout (pymem.http_guard), Host and Origin
 checked whatever address the server binds, read timeouts for headers and bodies (pymem.http_timeouts), and
 no token in any log line (pymem.log_redaction). Clients are the MCP SDK's, httpx and raw sockets."""
 
@@ -148,13 +148,13 @@ async def mcp_client(url: str, bearer: str) -> AsyncIterator[Client]:
         yield client
 
 
-# Finding 7: sessions per token and per tenant, and idle sessions closed
+# Sessions per token and per tenant, and idle sessions closed
 
 
 async def test_a_token_at_its_session_limit_is_refused_while_other_tenants_open_sessions(
     limited: Server, guard_db: str
 ) -> None:
-    """Issue 25, finding 7: one read-only token opened 200 sessions in 0.76 s, and with the SDK's server-wide
+    """One read-only token once opened 200 sessions in 0.76 s, and with the SDK's server-wide
     cap one tenant's sessions refused another's. Now a token has at most PYMEM_MAX_SESSIONS_PER_TOKEN open
     sessions and a tenant PYMEM_MAX_SESSIONS_PER_TENANT: past them the answer is 429, saying the limit and how
     to close sessions, while another tenant's token (and the token's own open sessions) are served."""
@@ -224,13 +224,13 @@ async def test_an_idle_session_is_closed_after_the_idle_timeout(idle: Server, gu
     await open_session(idle.url, bearer)
 
 
-# Finding 9: Host and Origin, whatever address is bound
+# Host and Origin, whatever address is bound
 
 
 async def test_host_and_origin_are_checked_on_a_server_bound_to_every_address(
     everywhere: Server, guard_db: str
 ) -> None:
-    """Issue 25, finding 9: bound to 0.0.0.0, the server served `Host: evil.example` and `Origin:
+    """Bound to 0.0.0.0, the server once served `Host: evil.example` and `Origin:
     http://evil.example` (the SDK checks them only on loopback binds). Now a Host that is not the bind address,
     a localhost form or in PYMEM_ALLOWED_HOSTS gets 421, an Origin not allowed 403; no Origin (a non-browser
     client) is fine."""
@@ -257,7 +257,7 @@ async def test_host_and_origin_are_checked_on_a_server_bound_to_every_address(
         assert (await http.get(metadata, headers={"Host": "evil.example"})).status_code == 421
 
 
-# Finding 11: read timeouts
+# Read timeouts
 
 
 def _read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:
@@ -282,7 +282,7 @@ def _read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]
 async def test_partial_headers_and_bodies_are_cut_off_while_other_clients_are_served(
     limited: Server, guard_db: str
 ) -> None:
-    """Issue 25, finding 11: 150 partial bodies and 50 partial header sets were still open after 12 s. Now
+    """150 partial bodies and 50 partial header sets were once still open after 12 s. Now
     headers must arrive within PYMEM_HEADER_TIMEOUT (here 2 s) and a body within PYMEM_BODY_TIMEOUT (3 s)
     after them: the slow client gets 408 and the connection is closed, and others are served meanwhile."""
     bearer = token(guard_db, "slow")
@@ -336,11 +336,11 @@ async def test_a_kept_alive_connection_gets_the_header_timeout_for_its_next_requ
         assert got.startswith(b"HTTP/1.1 408") and closed - start < 4.5
 
 
-# Finding 13: no token in a log line
+# No token in a log line
 
 
 async def test_a_token_in_the_url_never_reaches_the_log(limited: Server, guard_db: str) -> None:
-    """Issue 25, finding 13: a token sent as ?access_token= was refused but written verbatim to the access log.
+    """A token sent as ?access_token= was once refused but written verbatim to the access log.
     Every log line is redacted: the token is not in the server's output, a redaction marker is."""
     secret = token(guard_db, "logged")
     async with httpx2.AsyncClient(timeout=30) as http:

@@ -315,7 +315,7 @@ def test_the_cli_refuses_bad_paths(
     assert message in captured.err and captured.err.startswith("pymem: ")
 
 
-# Issue 25, finding 8: `imp/leak.md -> ../outside/secret.txt` was imported; special files are never opened
+# `imp/leak.md -> ../outside/secret.txt` was once imported; special files are never opened
 
 
 @pytest.fixture

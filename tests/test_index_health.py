@@ -294,7 +294,7 @@ def _wait_for_checks(worker: IndexWorker, count: int, timeout: float = 60) -> No
 
 
 def test_the_worker_repairs_a_degraded_index_by_itself(db_dsn: str, centres: np.ndarray) -> None:
-    """REQ-MEM-005, reindex automatically when recall drops: nobody calls maintain; the worker checks at start
+    """Reindex automatically when recall drops: nobody calls maintain; the worker checks at start
     and on its schedule, rebuilds the degraded index concurrently and records it."""
     bulk_facts(db_dsn, {"big": synthetic(centres, 3000, 1), "small": synthetic(centres, 30, 2)})
     maintenance.measure_index_health(db_dsn)  # the baseline

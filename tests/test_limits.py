@@ -1,4 +1,4 @@
-"""Issue 17, findings 3 and 5: hostile input is refused by size before it costs anything. SQL's limits are the
+"""Hostile input is refused by size before it costs anything. SQL's limits are the
 authority and pymem.limits copies them for the MCP server (one test calls each SQL function at each limit and one
 past it, so the two cannot drift); through a real MCP client session a too-long text is refused before the
 embedder runs, a NUL or an invalid butler name gets a clear message, and a flood of stores waits for the server's
@@ -359,7 +359,7 @@ async def test_every_text_argument_of_every_tool_declares_its_sql_limit(
 async def test_a_too_long_argument_is_refused_by_name_before_the_embedder_runs(
     app_pool: ConnectionPool, embedder: Embedder, as_tenant: Tenant
 ) -> None:
-    """Finding 3: 3.3 MB stores were embedded and tokenised before SQL refused them. Now each argument one past
+    """3.3 MB stores were once embedded and tokenised before SQL refused them. Now each argument one past
     its limit is refused, naming it, and the model never sees the text."""
     counting = CountingEmbedder(embedder)
     with as_tenant("acme") as conn:
@@ -428,7 +428,7 @@ async def test_a_nul_character_gets_a_clear_error_not_a_database_error(
 async def test_an_invalid_butler_name_gets_the_validation_message(
     app_pool: ConnectionPool, embedder: Embedder, as_tenant: Tenant, butler: str, reason: str
 ) -> None:
-    """Finding 5: memory_context once resolved the butler outside the error mapping and answered "Error executing
+    """memory_context once resolved the butler outside the error mapping and answered "Error executing
     tool" with a traceback in the log. Every tool taking a butler answers with what is wrong with it."""
     with as_tenant("acme") as conn:
         before = counts(conn)
@@ -445,7 +445,7 @@ async def test_an_invalid_butler_name_gets_the_validation_message(
 async def test_a_flood_of_stores_waits_for_the_model_slots(
     app_pool: ConnectionPool, embedder: Embedder, as_tenant: Tenant
 ) -> None:
-    """Finding 3: 30 concurrent large stores ran the model 30 times at once (11 GB). With model_concurrency 3,
+    """30 concurrent large stores ran the model 30 times at once (11 GB). With model_concurrency 3,
     nine concurrent stores embed three at a time: the barrier lets them through only three together, and no
     more than three are ever running."""
     counting = CountingEmbedder(embedder, together=3)

@@ -1,4 +1,4 @@
-"""No tenant can stop another (issue 25, finding 1).
+"""No tenant can stop another.
 
 A login bound to tenant A ran `lock table pymem.facts in access exclusive mode` and every tenant's calls
 waited for it. Tenant roles now hold no privilege that lets them LOCK a table beyond ROW EXCLUSIVE (no

@@ -158,7 +158,7 @@ async def test_store_rule_is_a_candidate_with_confidence_one_half(server: Any, a
 
 
 async def test_store_tools_ground_what_they_store(server: Any, as_tenant: Tenant) -> None:
-    """REQ-MEM-023 through MCP: cited is approved, an uncited inference waits for review, speculation is
+    """Grounded ingestion through MCP: cited is approved, an uncited inference waits for review, speculation is
     refused with the reason and its audit row (no content) is kept."""
     async with Client(server) as client:
         cited = await call(

@@ -210,7 +210,7 @@ async def test_http_admin_reaches_another_tenant_only_with_as_tenant_and_is_audi
 
 
 async def test_http_limits_a_token_to_32_open_sessions_by_default(http_server: str, served_db: str) -> None:
-    """Issue 25, finding 7: one token opened 200 sessions in 0.76 s. By default a token holds 32
+    """One token once opened 200 sessions in 0.76 s. By default a token holds 32
     (PYMEM_MAX_SESSIONS_PER_TOKEN); the 33rd initialize is answered 429 saying so, another token's is served."""
     greedy = bearer_tokens.create_token(served_db, "http-greedy", read_only=True).token
     opened = [(await post_initialize(http_server, greedy)).status_code for _ in range(32)]
@@ -237,7 +237,7 @@ def initialize_body(size: int) -> bytes:
 
 
 async def test_http_refuses_a_body_over_the_cap_with_413_before_parsing_it(http_server: str, served_db: str) -> None:
-    """Issue 17, finding 3: the SDK's own cap is 4 MiB, so 3.3 MB stores reached the tool and the model. pymem
+    """The SDK's own cap is 4 MiB, so 3.3 MB stores once reached the tool and the model. pymem
     serve caps a request body at PYMEM_MAX_REQUEST_BODY (default 2 MiB): past it the answer is 413, whether the
     body declares its length or streams in chunks; up to it the request is served, and a content too long for
     SQL is the tool's own error naming the argument."""
@@ -336,7 +336,7 @@ def test_an_independent_client_the_mcp_inspector_cli(served_db: str, tmp_path: P
 async def test_240_concurrent_http_calls_over_four_tenants_return_no_foreign_row(
     http_server: str, served_db: str
 ) -> None:
-    """Issue 17: what a probe of main measured once, kept: four tenants, each with its own token and the same
+    """What a probe of main measured once, kept: four tenants, each with its own token and the same
     memories by subject and wording, 240 concurrent calls (stores, searches, recalls, gets, contexts) through
     one server; every id and tenant_id a call returns is the caller's own."""
     import anyio

@@ -1,4 +1,4 @@
-"""Issue 26, "one rule, one place": each decay formula is written once, in an inlinable SQL helper.
+"""One rule, one place: each decay formula is written once, in an inlinable SQL helper.
 
 - The confidence decay, confidence * exp(-decay_rate * days), is pymem_private.decayed_confidence; the half-life
   decay, exp(-ln 2 * days / half_life_days), is pymem_private.half_life_decay (sql/functions/100-scoring.sql).

@@ -1,4 +1,4 @@
-"""Issue 25, finding 10: EXPLAIN shows a bound analyst no statistics of what other tenants wrote.
+"""EXPLAIN shows a bound analyst no statistics of what other tenants wrote.
 
 pg_stats hides the statistics of a table row-level security filters, but the planner still uses them,
 and a plan's row estimate is visible to anyone who may SELECT the table. Migration 0020 stops ANALYZE

@@ -1,4 +1,4 @@
-"""Memory poisoning through consolidation (issue 25, finding 3; sql/functions/117-guards.sql, 118-grounding.sql,
+"""Memory poisoning through consolidation (sql/functions/117-guards.sql, 118-grounding.sql,
 170-feedback.sql, 210-context.sql): text that steers the agent never becomes an approved rule or fact, whatever
 its disguise, and a rule the agent inferred is standing behaviour (the System block) only once a reviewer confirmed
 it with memory_confirm, never on feedback or the agent's own confirmation alone (tests/test_review.py)."""

@@ -1,4 +1,4 @@
-"""Issue 17, "bad input": property-based tests (hypothesis) that every SQL function of the memory API and every
+"""Bad input: property-based tests (hypothesis) that every SQL function of the memory API and every
 MCP tool either does what it is asked or fails with a clear validation error, and that a failed call changes
 nothing.
 

@@ -1,5 +1,5 @@
 """Calibrated relevance, the relevance floor, the graph leg, the second stage (rerank) and provenance
-(issue 15; sql/functions/112-relevance.sql, 130-candidates.sql, 135-provenance.sql), as pymem_app
+(sql/functions/112-relevance.sql, 130-candidates.sql, 135-provenance.sql), as pymem_app
 against a real PostgreSQL with real MiniLM embeddings."""
 
 from __future__ import annotations

@@ -423,7 +423,7 @@ async def test_write_tools_go_to_the_primary_when_a_replica_is_configured(
 
 
 def test_a_forgotten_memory_is_forgotten_on_the_standby_too(pair: StandbyPair) -> None:
-    """Issue 17, forgotten means forgotten: once the forget is replayed, the standby's search and recall do not
+    """Forgotten means forgotten: once the forget is replayed, the standby's search and recall do not
     return the memory (it replays the same rows, and reads them through the same functions)."""
     tenant = f"f-{uuid.uuid4().hex[:8]}"
     with psycopg.connect(pair.primary_dsn("pymem_app"), autocommit=True) as primary:

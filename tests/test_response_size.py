@@ -1,4 +1,4 @@
-"""Issue 25 finding 6: a search or recall response is bounded in size and holds each memory once. 200 facts of
+"""A search or recall response is bounded in size and holds each memory once. 200 facts of
 100 KB recalled with limit=1000 made a 39.9 MB response (every memory as structured content and again as
 indented JSON text). Now the results stop at the server's byte limit (PYMEM_MAX_RESULT_BYTES, 1 MiB by default),
 the response says how many ranked results were left out, and the text part is a short summary."""

@@ -1,5 +1,5 @@
-"""A rule reaches the System block only after confirmation by someone other than the text itself (issue 25,
-finding 3; sql/functions/160-get-confirm.sql, 162-review.sql): the agent may confirm (its decay resets) but never
+"""A rule reaches the System block only after confirmation by someone other than the text itself
+(sql/functions/160-get-confirm.sql, 162-review.sql): the agent may confirm (its decay resets) but never
 approve what was kept for review nor make a rule it inferred standing behaviour; a human reviewer can: a bearer
 token with the scope memory:review (a real HTTP server and MCP session), a login bound to the tenant in psql, and
 `pymem review list | approve | reject` (the real command line)."""

@@ -161,7 +161,7 @@ def test_decay_rate_follows_a_permanence_change_and_cannot_be_forged(
     with as_tenant("acme") as conn:
         fact = insert_fact(conn, "user", "mood", "cheerful", permanence="ephemeral", decay_rate=0.5)
         assert conn.execute("select decay_rate from pymem.facts").fetchone() == (0.1,)
-    # tenant roles may UPDATE neither column (column-level grants: issue 25, finding 1); the owner's trigger holds
+    # tenant roles may UPDATE neither column (column-level grants); the owner's trigger holds
     for column, value in (("permanence", "stable"), ("decay_rate", "0.9")):
         with pytest.raises(psycopg.errors.InsufficientPrivilege), as_tenant("acme") as conn:
             conn.execute(f"update pymem.facts set {column} = %s where id = %s", (value, fact))

@@ -643,7 +643,7 @@ def test_a_fact_decayed_for_decades_is_filtered_not_an_underflow(
     as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder
 ) -> None:
     """exp(-decay_rate * days) underflows a double below about -745: a volatile fact unconfirmed for 30 years is
-    simply fully decayed (issue 17), in every mode and in recall, and below any confidence floor."""
+    simply fully decayed, in every mode and in recall, and below any confidence floor."""
     with as_tenant("acme") as conn:
         old = store_fact(conn, "user", "mood", "The user felt sleepy on a Tuesday", embedder, permanence="ephemeral")
     superuser.execute(

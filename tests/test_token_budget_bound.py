@@ -1,4 +1,4 @@
-"""Issue 25 finding 5: a token budget holds whatever the memories are made of. The MiniLM WordPiece tokenizer
+"""A token budget holds whatever the memories are made of. The MiniLM WordPiece tokenizer
 maps a word past 100 characters (or one it does not know) to a single [UNK], so a 99,000-character "word"
 counted as one token and memory_context(token_budget=300) returned 198,509 characters. A text now counts at
 least pymem.token_floor tokens (at most 4 UTF-8 bytes a token): in Python (pymem.token_counts.count_tokens,

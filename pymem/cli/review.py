@@ -1,4 +1,4 @@
-"""`pymem review list | approve | reject`: the human reviewer's side of grounded ingestion (issue 25, finding 3).
+"""`pymem review list | approve | reject`: the human reviewer's side of grounded ingestion.
 
 What was kept for review (a fact or rule drawn from text that may steer the agent) is approved, and a rule the agent
 inferred becomes standing behaviour, only when someone other than the agent confirms it. The operator is such a

@@ -93,7 +93,7 @@ def serve(
     if transport == "http" and tenant:
         raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
     db = open_database(settings)
-    # bounded waits for a connection: past PYMEM_POOL_TIMEOUT a call gets "busy, try again" (issue 25, finding 1)
+    # bounded waits for a connection: past PYMEM_POOL_TIMEOUT a call gets "busy, try again"
     pool = make_pool(db.app_dsn, open=False, max_size=settings.pool_size, timeout=settings.pool_timeout)
     replica_dsn = replica_dsn or settings.replica_dsn
     # a replica that cannot answer within the timeout sends the read to the primary

@@ -10,7 +10,7 @@
 5. `pymem serve` cold start; 6. the janitor over 10k memories; 7. the targets (targets.evaluate),
    JSON and markdown. Each phase's wall time is kept (results["phases"]).
 
-Scales: default 10 tenants x 1k and 10k; 100k: 3 tenants x 10k and 100k (issue 14's targets at
+Scales: default 10 tenants x 1k and 10k; 100k: 3 tenants x 10k and 100k (for the targets set at
 100k per tenant, about 7 minutes on 2 cores); 1m: 10 tenants x 1k, 10k and 100k.
 """
 

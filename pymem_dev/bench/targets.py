@@ -1,4 +1,4 @@
-"""The targets of `pymem bench` (issue 14: speed at 100k memories per tenant) and how a run's
+"""The targets of `pymem bench` (speed at 100k memories per tenant) and how a run's
 results compare with them.
 
 `evaluate(results)` is a pure function of the results dict. Every target row says at which scale it

@@ -87,7 +87,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Benchmark pymem on a scratch database (dropped, re-created and migrated each run) of the"
         " configured server: ingest through the MCP tools and in batches, query embedding, `pymem serve` cold"
         " start, memory_search / memory_recall latency in SQL and through MCP at 10 tenants x 1k and 10k"
-        " memories (--scale 100k: 3 tenants x 10k and 100k, issue 14's targets at 100k per tenant; --scale 1m:"
+        " memories (--scale 100k: 3 tenants x 10k and 100k, for the targets set at 100k per tenant; --scale 1m:"
         " 10 tenants x 1k, 10k and 100k), filtered and HNSW recall@10, hot memory and the janitor."
         " Progress goes to stderr; the targets are printed at the end (a target defined at 100k per tenant"
         " is 'not measured' unless that size was run).",

@@ -243,7 +243,7 @@ def _kept(coef: np.ndarray, question: FloorQuestion) -> float:
 
 DEFAULT_FLOOR = 0.01  # without no-answer training questions: a memory deemed less than 1% likely to be about the topic
 FLOOR_CEILING = 0.1  # a default floor is a small probability: above 10%, recall would drop what is often relevant
-FLOOR_TARGET = 0.9  # the share of no-answer questions for which recall should return nothing (issue 15)
+FLOOR_TARGET = 0.9  # the share of no-answer questions for which recall should return nothing
 
 
 def floor_curve(coef: np.ndarray, questions: Sequence[FloorQuestion]) -> list[dict[str, Any]]:

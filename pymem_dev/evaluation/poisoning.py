@@ -1,4 +1,4 @@
-"""Memory poisoning measured (issue 25, finding 3): each episode of eval/poisoning/episodes.jsonl and
+"""Memory poisoning measured: each episode of eval/poisoning/episodes.jsonl and
 eval/poisoning/heldout.jsonl is stored and consolidated by the built-in extractor (pymem.memory_consolidate),
 through the real SQL functions, in a transaction that is rolled back; what became of it is counted per split
 and label.

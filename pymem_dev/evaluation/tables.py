@@ -196,7 +196,7 @@ def grounding_tables(result: dict[str, Any]) -> str:
 
 
 def token_efficiency_table(result: dict[str, Any]) -> str:
-    """memory_context against the most recent memories packed into the same tokens (REQ-MEM-022)."""
+    """memory_context against the most recent memories packed into the same tokens."""
     rows = [
         [
             str(r["budget"]),
@@ -219,9 +219,9 @@ def token_efficiency_table(result: dict[str, Any]) -> str:
                 "baseline",
                 "memory_context",
                 "memory_context at half",
-                "50% fewer (issue 16)",
+                "50% fewer",
                 "memory_context at 70%",
-                "30% fewer (REQ-MEM-022)",
+                "30% fewer (the spec's)",
             ],
             rows,
         )
@@ -244,7 +244,7 @@ def extraction_tables(result: dict[str, Any]) -> str:
     ]
     return (
         "Consolidation, built-in extractor (eval/extraction/episodes.jsonl; the patterns were written on dev, test is"
-        " held out; REQ-MEM-011 asks precision > 0.85):\n\n"
+        " held out; the target is precision > 0.85):\n\n"
         + table(["split", "episodes", "expected", "extracted", "matched", "precision", "recall"], rows)
     )
 

@@ -1,4 +1,4 @@
-"""Token efficiency of memory_context (REQ-MEM-022): how much of what a question needs the block holds, against
+"""Token efficiency of memory_context: how much of what a question needs the block holds, against
 a baseline that packs the most recent memories into the same number of tokens.
 
 For each answerable test question of the golden set, the question goes to the butler in charge of its topic
@@ -7,8 +7,8 @@ builds (pymem.context.build_context: SQL ranks and chooses, the model's tokenize
 same pool (the facts and rules of 'global' and the butler's scope, the butler's live episodes), newest first (the
 dataset's order, which is the order they were stored in), rendered the same way, and packs them under the same
 header until the budget is spent. Coverage is the share of the question's relevant memories a block holds. The
-target (issue 16): the block reaches the baseline's coverage with at least 50% fewer tokens, i.e. the block at
-half a budget covers at least what the baseline covers at the whole one; REQ-MEM-022 asks 30% fewer (the block
+target: the block reaches the baseline's coverage with at least 50% fewer tokens, i.e. the block at
+half a budget covers at least what the baseline covers at the whole one; the spec asks 30% fewer (the block
 at 70% of the budget).
 """
 

@@ -1,6 +1,6 @@
 -- Tenant locks. Supersession, file imports and consolidation serialise their writers with transaction
 -- advisory locks. Every role could once call pg_advisory_lock with a key it computed itself, and so
--- hold a lock of another tenant (a cross-tenant denial of service, issue 17). Migration 0016 revokes
+-- hold a lock of another tenant (a cross-tenant denial of service). Migration 0016 revokes
 -- the advisory-lock functions from PUBLIC; this function, owned by pymem_owner, is the one way in,
 -- and takes a lock of the caller's own tenant only.
 

@@ -1,6 +1,6 @@
 -- noqa: disable=RF01
 -- (RF01: sqlfluff does not know that delete_butler_settings.<name> is a parameter of the function.)
--- Deletes of tenant rows (issue 25, finding 1). A table-level UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER or
+-- Deletes of tenant rows. A table-level UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER or
 -- MAINTAIN privilege lets its holder LOCK the whole table in any mode, ACCESS EXCLUSIVE included, which stops
 -- every tenant's reads and writes: a bound analyst once froze all tenants so. No tenant role holds one any more
 -- (sql/policies/999-privileges.sql): they write with INSERT and column-level UPDATE, whose strongest table lock

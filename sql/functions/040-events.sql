@@ -146,7 +146,7 @@ row: what an 'insert', 'update' or 'delete' event is checked against (pymem_priv
 Example: select pymem_private.memory_current_state('acme', 'fact', '2ab2fc08-...');$$;
 
 
--- Who, when, which transaction and role: written by the system, whatever an INSERT says (issue 17, finding 2).
+-- Who, when, which transaction and role: written by the system, whatever an INSERT says.
 create or replace function pymem_private.stamp_event()
 returns trigger
 language plpgsql
@@ -177,7 +177,7 @@ begin
     end if;
     -- a memory's insert, update and delete events are written by the triggers of the memory tables
     -- (record_state_transition) and say what happened to the row: a 'delete' event for a row that still exists
-    -- once let an analyst's scrub_erased_events rewrite the trail of a live fact (issue 25, finding 4). So the
+    -- once let an analyst's scrub_erased_events rewrite the trail of a live fact. So the
     -- event must come from a trigger, and its states must be the row's: gone ('deleted') after a delete, the
     -- row's state now after an insert or update. A delete event naming no memory is a tenant's erasure record
     -- (memory_erase_tenant), a superuser's.

@@ -36,7 +36,7 @@ begin
     execute pg_catalog.format('grant pymem_analyst to %I', role_name);
     execute pg_catalog.format('alter role %I set search_path = pymem, public', role_name);
     -- Bounds on how long the login may wait for a lock, run one statement, sit idle in a transaction or keep one
-    -- open (issue 25, finding 1; the same values as migration 0017 gave the logins bound before it). A setting of
+    -- open (the same values as migration 0017 gave the logins bound before it). A setting of
     -- pymem_analyst would not reach its members: role settings apply to the login only. The login may SET them
     -- otherwise itself; what stops one tenant from blocking another is that it holds no privilege to LOCK a table
     -- beyond ROW EXCLUSIVE (sql/policies/999-privileges.sql), these are defence in depth.

@@ -85,7 +85,7 @@ begin atomic
     group by n.nspname, c.relname, a.grantee
     union all
     -- every table and tenant role (and PUBLIC): no privilege that allows a LOCK stronger than ROW EXCLUSIVE, which
-    -- would let one tenant stop every tenant's reads and writes (issue 25, finding 1). LOCK takes any mode with
+    -- would let one tenant stop every tenant's reads and writes. LOCK takes any mode with
     -- a table-level UPDATE, DELETE, TRUNCATE or MAINTAIN privilege (column-level UPDATE does not count);
     -- REFERENCES (a foreign key) and TRIGGER (a trigger) take SHARE ROW EXCLUSIVE
     select
@@ -218,7 +218,7 @@ begin atomic
         'EXECUTE on pg_advisory_lock and its kin: pymem_owner only (revoked from PUBLIC by migration 0016)' as detail
     union all
     -- the functions that create a large object: a tenant's large object would live outside RLS and outlive the
-    -- tenant's erasure (issue 25, finding 12; migration 0018)
+    -- tenant's erasure (migration 0018 closed them to tenant roles)
     select
         'function' as section,
         'pg_catalog large objects' as object,  -- noqa: RF04

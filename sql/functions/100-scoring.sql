@@ -81,7 +81,7 @@ security invoker
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-    -- Issue 17 (tests/test_properties.py): a NaN or infinite confidence or decay_rate returned NaN, and so did
+    -- Once (tests/test_properties.py): a NaN or infinite confidence or decay_rate returned NaN, and so did
     -- decay_rate 0 at `at` = infinity (0 * infinity); an exponent below about -745 (an ephemeral fact unconfirmed
     -- for 20 years) failed with "value out of range: underflow". Now both are checked (PM002), decay_rate 0 never
     -- decays, and the exponent stops at -700 (exp(-700) ~ 1e-304: fully decayed, still a normal double): the
@@ -125,7 +125,7 @@ security invoker
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-    -- Issue 17 (tests/test_properties.py): half_life_days NaN returned NaN, 0 failed with "division by zero", a
+    -- Once (tests/test_properties.py): half_life_days NaN returned NaN, 0 failed with "division by zero", a
     -- negative one returned more than 1 or overflowed; an exponent below about -745 (memory_recall with
     -- recency_half_life_days 0.01 and a memory 11 days old) failed with "value out of range: underflow". Now
     -- half_life_days must be in the range memory_search, memory_recall and memory_context_candidates check theirs
@@ -195,7 +195,7 @@ security invoker
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-    -- Issue 17 (tests/test_properties.py): k + a rank of 0 failed with "division by zero" (SQLSTATE 22012, which
+    -- Once (tests/test_properties.py): k + a rank of 0 failed with "division by zero" (SQLSTATE 22012, which
     -- pymem maps to no error of its own), negative ones gave negative scores. Now k must be >= 0 and every rank
     -- >= 1 (PM002). PL/pgSQL, to raise (see memory_effective_confidence).
     if memory_rrf_score.k < 0 then
@@ -236,7 +236,7 @@ security invoker
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-    -- Issue 17 (tests/test_properties.py): a NaN or infinite weight returned NaN or infinity, k + a rank of 0
+    -- Once (tests/test_properties.py): a NaN or infinite weight returned NaN or infinity, k + a rank of 0
     -- failed with "division by zero" (SQLSTATE 22012). Now k must be >= 0, every rank >= 1 and every weight in
     -- the range memory_search checks its *_rrf_weight against (PM002). PL/pgSQL, to raise (see
     -- memory_effective_confidence).
@@ -297,7 +297,7 @@ security invoker
 set search_path = pg_catalog, pg_temp
 as $$
 begin
-    -- Issue 17 (tests/test_properties.py): a NaN or infinite component or weight returned NaN or infinity, and
+    -- Once (tests/test_properties.py): a NaN or infinite component or weight returned NaN or infinity, and
     -- weights of opposite signs that summed to 0 returned NULL. Now every component must be in [0, 1] (as
     -- documented) and every weight in the range memory_recall and memory_butler_configure check the weights
     -- against (PM002); NULL for weights that are all 0 stays (memory_context_candidates falls back to recency
@@ -377,7 +377,7 @@ as $$
 declare
     v_effectiveness double precision := pymem.memory_effectiveness(success_count, harmful_count);
 begin
-    -- issue 17 (tests/test_properties.py): an unknown maturity came back unchanged, as if it were one
+    -- once (tests/test_properties.py): an unknown maturity came back unchanged, as if it were one
     if maturity not in ('candidate', 'established', 'proven', 'anti_pattern') then
         raise exception 'invalid maturity "%"', maturity
             using errcode = 'PM002', detail = 'maturity must be one of: candidate, established, proven, anti_pattern';
@@ -431,7 +431,7 @@ begin
         when 'proven' then return 0.9;
         when 'anti_pattern' then return 0.75;
         else
-            -- issue 17 (tests/test_properties.py): an unknown maturity returned NULL
+            -- once (tests/test_properties.py): an unknown maturity returned NULL
             raise exception 'invalid maturity "%"', memory_rule_confidence.maturity
                 using errcode = 'PM002', detail = 'maturity must be one of: candidate, established, proven, anti_pattern';
     end case;

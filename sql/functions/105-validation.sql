@@ -93,7 +93,7 @@ begin
     end if;
     -- pgvector sums the squares and products of a cosine in single precision: values past about 1e19 overflow
     -- it, values below about 1e-19 underflow it to 0, and the distance is then NaN (a stored one, or a query's,
-    -- ranked unrelated memories first with score NaN and relevance 1; issue 17, tests/test_properties.py).
+    -- ranked unrelated memories first with score NaN and relevance 1, as tests/test_properties.py found).
     -- A vector's distance to itself is NaN exactly then.
     if public.cosine_distance(embedding, embedding) = 'NaN'::double precision then
         raise exception '% has values too large or too small for a cosine distance (its norm is %)',

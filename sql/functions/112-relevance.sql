@@ -45,7 +45,7 @@ language sql
 immutable
 parallel safe
 security invoker
--- Issue 17 (tests/test_properties.py): a NaN or infinite score came back in the evidence (NaN or infinite
+-- Once (tests/test_properties.py): a NaN or infinite score came back in the evidence (NaN or infinite
 -- features). Now semantic_score, keyword_score, best_semantic, best_keyword and background_semantic must be finite
 -- (PM002 naming the argument: require_range, called only for a value that is not), and lexical_overlap, a share,
 -- is clamped to [0, 1] (its argument is an expression of the candidate query: referring to it twice would stop

@@ -231,7 +231,7 @@ begin
     if memory_butler_settings.name is not null then
         -- 200, the butler limit of memory_store_episode and memory_context_candidates (pymem.limits.BUTLER): a
         -- configured butler's name has at most 100 (a file name), a longer one reads the defaults. With 100,
-        -- memory_context for a butler of 101-200 characters failed with "name is too long" (issue 17)
+        -- memory_context for a butler of 101-200 characters failed with "name is too long"
         perform pymem_private.require_text('name', memory_butler_settings.name, 200);
         v_settings := pymem_private.butler_settings_for(v_tenant, memory_butler_settings.name);
         return query select

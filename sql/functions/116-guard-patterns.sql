@@ -1,5 +1,5 @@
 -- noqa: disable=RF01
--- The shipped patterns of the guards against memory poisoning (issue 25, finding 3; the checks are
+-- The shipped patterns of the guards against memory poisoning (the checks are
 -- sql/functions/117-guards.sql, the table migration 0019): rows of pymem_private.guard_patterns, matched
 -- case-insensitively against pymem_private.normalised_for_checks(text), in position order. needles: lower-case
 -- strings one of which every match holds (the pattern runs only on text that holds one; tests/test_poisoning.py

@@ -1,5 +1,5 @@
 -- noqa: disable=RF01
--- Guards against memory poisoning (issue 25, finding 3). Text that tries to steer the agent is never
+-- Guards against memory poisoning. Text that tries to steer the agent is never
 -- auto-approved: grounded ingestion (118-grounding.sql) keeps it for review, and so is everything drawn from
 -- an episode holding such text (what consolidation stores). The checks see the text normalised by
 -- pymem_private.normalised_for_checks (NFKC, zero-width and format characters removed, Greek and Cyrillic

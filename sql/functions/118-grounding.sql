@@ -1,5 +1,5 @@
 -- noqa: disable=RF01
--- Grounded ingestion (REQ-MEM-023, NEG-MEM-001): every fact and rule is given a tier at write time.
+-- Grounded ingestion: every fact and rule is given a tier at write time.
 --   tier 1, approved  content with a citation, or a user's statement, an observation or an import
 --                     (and content stored without any provenance, as before provenance existed);
 --   tier 2, pending   an AI-synthesised claim without a citation, a user's own hedge, and any text that
@@ -291,7 +291,7 @@ end;
 $$;
 
 comment on function pymem.memory_ingestion_tier(text, text, text, boolean) is
-$$The tier memory_store_fact and memory_store_rule give content (REQ-MEM-023): 1 'approved' (cited, or stated by
+$$The tier memory_store_fact and memory_store_rule give content (grounded ingestion): 1 'approved' (cited, or stated by
 the user, observed or imported, or given without provenance), 2 'pending_review' (an agent_inference without a
 citation, a user's own hedge, text that tries to steer the agent: pymem_private.guard over the kinds of
 pymem_private.guard_kinds, i.e. orders to the agent, a new persona, data sent out, commands to run, secrets asked

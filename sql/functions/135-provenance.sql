@@ -1,4 +1,4 @@
--- Provenance of a retrieved memory (REQ-MEM-021): where it came from and who stored it, beside the
+-- Provenance of a retrieved memory: where it came from and who stored it, beside the
 -- timestamp and confidence every result already carries. One function, used by search, recall and get.
 
 create or replace function pymem_private.memory_provenance(p_tenant text, p_type text, p_id uuid)

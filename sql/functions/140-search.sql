@@ -298,7 +298,7 @@ begin
         limit v_limit
     ),
     -- the reference bumps, in one order (type, id) whatever the ranking: concurrent searches and recalls of a
-    -- tenant lock the rows they bump in the same order, so they never deadlock (issue 17, make stress); the
+    -- tenant lock the rows they bump in the same order, so they never deadlock (they once did, under make stress); the
     -- volatile memory_touch is evaluated after the ORDER BY
     bumped as materialized (
         select f.kind, f.mid, pymem_private.memory_touch(f.kind, f.mid) as n

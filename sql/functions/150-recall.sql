@@ -65,7 +65,7 @@ declare
     v_limit integer := pymem_private.require_limit('limit', "limit");
     -- the default depth is capped at require_limit's 1000, as memory_context_candidates caps it: uncapped, a
     -- limit above 333 failed with "candidates must be between 1 and 1000", naming an argument the caller never
-    -- passed (issue 17, tests/test_properties.py)
+    -- passed (tests/test_properties.py)
     v_depth integer := pymem_private.require_limit(
         'candidates', coalesce(candidates, least(1000, greatest(3 * v_limit, 30)))
     );
@@ -156,7 +156,7 @@ begin
         limit v_limit
     ),
     -- the reference bumps, in one order (type, id) whatever the ranking: concurrent recalls and searches of a
-    -- tenant lock the rows they bump in the same order, so they never deadlock (issue 17, make stress); the
+    -- tenant lock the rows they bump in the same order, so they never deadlock (they once did, under make stress); the
     -- volatile memory_touch is evaluated after the ORDER BY
     bumped as materialized (
         select f.kind, f.mid, pymem_private.memory_touch(f.kind, f.mid) as n

@@ -111,7 +111,7 @@ Example: select * from memory_get(type => 'fact', id => '00000000-0000-0000-0000
 
 
 -- Who may approve what was kept for review, and make a rule the agent inferred standing behaviour: someone other
--- than the agent whose memory the text may have poisoned (issue 25, finding 3). The agent calls memory_confirm as
+-- than the agent whose memory the text may have poisoned. The agent calls memory_confirm as
 -- pymem_app through the MCP server, and its own feedback or confirmation is what a persuasive text obtains; so
 -- approving needs a human reviewer: a login bound to the tenant (an analyst in psql), or the application role when
 -- the server or the operator's CLI declares one in the transaction-local setting pymem.reviewer (a bearer token with

@@ -1,5 +1,5 @@
 -- noqa: disable=RF01
--- The review queue: what waits for a human reviewer (issue 25, finding 3). Facts and rules kept for review
+-- The review queue: what waits for a human reviewer. Facts and rules kept for review
 -- (grounded ingestion: text that may steer the agent, quotes another source, ...), and rules the agent inferred
 -- (source 'agent_inference', what consolidation stores) that no reviewer has confirmed yet, so that they never
 -- become standing behaviour in memory_context's System block. A reviewer approves one with memory_confirm

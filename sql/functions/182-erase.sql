@@ -1,5 +1,5 @@
 -- noqa: disable=RF01
--- Erasure (the right to erasure, issue 17): a hard purge, where memory_forget is a soft one. memory_erase
+-- Erasure (the right to erasure): a hard purge, where memory_forget is a soft one. memory_erase
 -- deletes a memory (and, with cascade, what was derived from it and the older versions it superseded), its
 -- links, the keyword lexemes only it held, and the content of its audit events, keeping a content-free record
 -- that the erasure happened. memory_erase_tenant does the same for a whole tenant (superusers only). Dead
@@ -25,7 +25,7 @@ begin
     if pg_catalog.cardinality(p_types) is distinct from pg_catalog.cardinality(p_ids) then
         raise exception 'p_types and p_ids must have the same length' using errcode = 'PM002';
     end if;
-    -- not the event's word alone (issue 25, finding 4: an inserted 'delete' event once sufficed): the row is gone
+    -- not the event's word alone (an inserted 'delete' event once sufficed): the row is gone
     -- (read as the owner, under its current-tenant policies), and this transaction deleted it
     if exists (
         select from rows from (pg_catalog.unnest(p_types), pg_catalog.unnest(p_ids)) as m (memory_type, memory_id)
@@ -108,7 +108,7 @@ begin
         ) as d
     )
     select pg_catalog.array_agg(e.memory_type), pg_catalog.array_agg(e.memory_id) into v_types, v_ids from erased as e;
-    -- what the erased text lives on in (issue 25, finding 2): the turns of a session that hold an erased episode as
+    -- what the erased text lives on in: the turns of a session that hold an erased episode as
     -- their previous turn (retrieval_context, which set_session_context copied verbatim; and through it the search
     -- vector, the keyword statistics and the embedding), found by the session index before the episodes go
     select pg_catalog.array_agg(distinct n.id) into v_rebuilt
@@ -183,7 +183,7 @@ begin
             using errcode = 'PM006';
     end if;
     -- 128, the tenant id limit of every table's tenant_id CHECK (pymem.limits.TENANT): with 200, a tenant of
-    -- 129-200 characters failed on the CHECK of the erasure's own event row, naming a constraint (issue 17)
+    -- 129-200 characters failed on the CHECK of the erasure's own event row, naming a constraint
     perform pymem_private.require_text('tenant', tenant, 128);
     perform pymem_private.require_text('reason', reason, 1000);
     -- the logins bound to the tenant (never a superuser, a BYPASSRLS or a pymem system role: memory_bind_role)
@@ -213,7 +213,7 @@ begin
         rows_deleted := v_count;
         return next;
     end loop;
-    -- the tenant's logins go too (issue 25, finding 12), with whatever they own in this database: the large objects
+    -- the tenant's logins go too, with whatever they own in this database: the large objects
     -- they made before migration 0018 closed lo_create and its kin to tenant roles (outside RLS, outside every
     -- pymem table), and their grants. A login that also owns or holds something in another database of the
     -- cluster cannot be dropped from here: it loses LOGIN and pymem_analyst instead (a WARNING names it). Its

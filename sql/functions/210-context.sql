@@ -492,7 +492,7 @@ comment on function pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
     integer, integer, integer, integer, double precision, double precision
 ) is
-$$The ranked candidates of a memory_context block (REQ-MEM-020), one row per memory, block by block, section_rank
+$$The ranked candidates of a memory_context block, one row per memory, block by block, section_rank
 from 1: 'system' (the butler's standing rules: proven or established, and explicitly confirmed with memory_confirm
 when the agent inferred them or they were kept for review, pymem_private.rule_is_standing), 'project' (facts of the butler's own scope),
 'knowledge' (the other facts and rules) and 'history' (the butler's recent episodes); the Task block is the

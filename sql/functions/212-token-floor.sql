@@ -1,7 +1,7 @@
 -- pymem.token_floor: the fewest tokens a text counts for in a token budget, whatever a tokenizer makes of it.
 -- The wrapper counts with the MiniLM WordPiece tokenizer, which maps a word past 100 characters (or one it
 -- does not know) to a single [UNK]: a 99,000-character "word" counted as one token and a block of 300 tokens
--- held 198,509 characters (issue 25 finding 5). A text of N UTF-8 bytes never counts fewer than N / 4 tokens.
+-- held 198,509 characters. A text of N UTF-8 bytes never counts fewer than N / 4 tokens.
 -- pymem.token_counts.length_floor is the same formula in Python (tests/test_token_budget_bound.py holds them
 -- equal); memory_context_select applies this one to the candidates it is given with their content.
 

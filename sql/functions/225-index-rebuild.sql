@@ -223,7 +223,7 @@ begin
     if v_started_at is null then
         raise exception 'started_at is required' using errcode = 'PM002';
     end if;
-    -- issue 17 (tests/test_properties.py): a started_at in the future and a recall_before outside [0, 1] (NaN
+    -- once (tests/test_properties.py): a started_at in the future and a recall_before outside [0, 1] (NaN
     -- included) failed on the table's CHECK constraints (index_rebuilds_finished_check, _recall_check), naming a
     -- constraint instead of the argument
     if v_started_at > pg_catalog.now() then

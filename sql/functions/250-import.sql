@@ -141,7 +141,7 @@ begin
     perform pymem_private.require_text('subject', memory_import_plan.subject, 500);
     perform pymem_private.require_import_chunks(memory_import_plan.chunks);
     perform pymem_private.require_text('scope', memory_import_plan.scope, 200);
-    -- issue 17 (tests/test_properties.py): a source_date that is no YYYY-MM-DD date (infinity, a BC date, a year
+    -- once (tests/test_properties.py): a source_date that is no YYYY-MM-DD date (infinity, a BC date, a year
     -- after 9999) was planned, then failed memory_import_file with "metadata.source_date must be a date written
     -- YYYY-MM-DD, not null", about an argument its caller never passed (a BC date was dated AD). memory_import_file
     -- plans through this function before it writes anything.

@@ -1,5 +1,5 @@
 -- noqa: disable=RF01
--- Consolidation (REQ-MEM-011): unconsolidated episodes become facts and rules, each stored through the
+-- Consolidation: unconsolidated episodes become facts and rules, each stored through the
 -- grounded ingestion of memory_store_fact / memory_store_rule with its episode as citation (a derived_from
 -- link) and in its episode's butler's scope, and the episode is marked consolidated. The built-in extractor is
 -- memory_extract (255-extraction.sql); a model's extractor (MCP sampling: the memory_consolidate tool) hands

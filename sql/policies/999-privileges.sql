@@ -9,7 +9,7 @@ revoke all on all tables in schema pymem from public;
 revoke all on all tables in schema pymem_private from public;
 
 -- No role but the owner holds a table-level UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER or MAINTAIN privilege
--- on any table (issue 25, finding 1): any one of them lets its holder LOCK the whole table in ACCESS EXCLUSIVE
+-- on any table: any one of them lets its holder LOCK the whole table in ACCESS EXCLUSIVE
 -- mode, and so stop every tenant's reads and writes. Tenant roles write with INSERT (LOCK up to ROW EXCLUSIVE)
 -- and column-level UPDATE of the columns the memory functions change (UPDATE statements and SELECT ... FOR
 -- UPDATE on their own tenant's rows, no LOCK beyond ROW EXCLUSIVE, which blocks nobody's reads or writes);
