@@ -150,3 +150,20 @@ def test_a_new_embedded_server_sizes_shared_buffers_to_the_machine(superuser: ps
     assert embedded.shared_buffers_for(2 * 2**30) == "512MB"
     assert embedded.shared_buffers_for(256 * 2**20) == "128MB"
     assert embedded.shared_buffers_for(64 * 2**30) == "2048MB"
+
+
+@pytest.mark.parametrize(
+    ("argv", "options"),
+    [
+        (["index-health"], ("sample", "k", "min_recall", "max_drift")),
+        (["maintain"], ("sample", "k", "min_recall", "max_drift")),
+        (["janitor"], ("batch", "threshold")),
+    ],
+)
+def test_maintenance_commands_leave_their_defaults_to_sql(argv: list[str], options: tuple[str, ...]) -> None:
+    """The options SQL has a default for (memory_index_health's sample, k, min_recall, max_drift; the janitor's
+    batch and threshold) are passed only when given: Python holds no copy of SQL's numbers."""
+    from pymem.cli import build_parser
+
+    args = build_parser().parse_args(argv)
+    assert {name: getattr(args, name) for name in options} == dict.fromkeys(options)

@@ -180,10 +180,10 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _add_thresholds(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--sample", type=int, default=50, help="query vectors per index and filter (default 50)")
-    parser.add_argument("--k", type=int, default=10, help="recall@k (default 10)")
-    parser.add_argument("--min-recall", type=float, default=0.90, help="healthy at or above (default 0.90)")
-    parser.add_argument("--max-drift", type=float, default=0.05, help="largest drop from baseline (default 0.05)")
+    parser.add_argument("--sample", type=int, help="query vectors per index and filter (SQL's default: 50)")
+    parser.add_argument("--k", type=int, help="recall@k (SQL's default: 10)")
+    parser.add_argument("--min-recall", type=float, help="healthy at or above (SQL's default: 0.90)")
+    parser.add_argument("--max-drift", type=float, help="largest drop from baseline (SQL's default: 0.05)")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -242,8 +242,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         " and rules more than --threshold cosine-similar in the same scope are merged into the best one. A second"
         " run changes nothing.",
     )
-    janitor.add_argument("--batch", type=int, default=500, help="rows per committed batch (default 500)")
-    janitor.add_argument("--threshold", type=float, default=0.85, help="cosine similarity of duplicates (0.85)")
+    janitor.add_argument("--batch", type=int, help="rows per committed batch (SQL's default: 500)")
+    janitor.add_argument("--threshold", type=float, help="cosine similarity of duplicates (SQL's default: 0.85)")
     janitor.add_argument("--no-health", action="store_true", help="skip the index health check at the end")
     janitor.set_defaults(func=_janitor)
 
