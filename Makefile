@@ -41,8 +41,8 @@ bench-100k: install
 
 # The figures of README.md and docs/evaluation.md, rewritten from eval/results.json and bench/results*.json
 # (only between their <!-- figures:... --> markers); tests/test_docs_figures.py fails while they differ.
-docs-figures:
-	$(PYTHON) tools/docs_figures.py
+docs-figures: install
+	$(BIN)/python tools/docs_figures.py
 
 # Load (about 3 minutes): 4 tenants x 2 MCP sessions on `pymem serve --transport http` (127.0.0.1), 30% writes,
 # for 150 s. Writes stress/results.json and stress/results.md; exits 1 on a foreign id or a growing RSS.

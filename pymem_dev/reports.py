@@ -86,14 +86,19 @@ def fmt(value: Any, digits: int = 3, *, significant: int | None = None) -> str:
     return str(value)
 
 
-def table(header: list[str], rows: list[list[str]]) -> str:
-    """A GitHub markdown table, its columns padded so that it also reads in a terminal."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+def table(header: list[str], rows: list[list[str]], *, pad: bool = True) -> str:
+    """A GitHub markdown table, its columns padded so that it also reads in a terminal (pad=False: for long
+    cells, a table that reads only as markdown)."""
+    if pad:
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+    else:
+        widths = [0] * len(header)
 
     def line(cells: list[str]) -> str:
         return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
 
-    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, rows)])
+    rule = "|" + "|".join("-" * (w + 2) if pad else "---" for w in widths) + "|"
+    return "\n".join([line(header), rule, *map(line, rows)])
 
 
 def strict(value: Any) -> Any:

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from pymem_dev.evaluation.tables import BEIR_HEADER, beir_rows
+from pymem_dev.reports import fmt, table
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = "eval/results.json"
@@ -38,28 +40,8 @@ TIMES = "\N{MULTIPLICATION SIGN}"
 # Formatting
 
 
-def fmt(value: Any, digits: int = 3) -> str:
-    """A figure: '-' for None or NaN, floats with `digits` decimals."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
 def ms(value: Any) -> str:
     return fmt(value, 1)
-
-
-def table(header: list[str], rows: list[list[str]], *, pad: bool = True) -> str:
-    """A GitHub markdown table, its columns padded so that it also reads as text (pad=False: for long cells)."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows and pad else 0 for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    rule = "|" + "|".join("-" * (w + 2) if pad else "---" for w in widths) + "|"
-    return "\n".join([line(header), rule, *map(line, rows)])
 
 
 def machine(m: dict[str, Any]) -> str:
@@ -357,37 +339,9 @@ def beir_tables(ev: Results) -> str:
     beir = ev.get("beir")
     if not beir:
         return "(this run of `make eval` had no BEIR data set: `../shared/data/scifact` was not there)"
-    rows = []
-    for mode, f in beir["modes"].items():
-        c = f["config"]
-        rows.append(
-            [
-                mode,
-                fmt(f["ndcg@10"]),
-                fmt(f["recall@100"]),
-                fmt(f["mrr@10"]),
-                ms(f["latency_ms_p50"]),
-                ms(f["latency_ms_p95"]),
-                str(c["depth"]),
-                str(c["rrf_k"]) if mode in ("hybrid", "rerank") else "-",
-                f"{c['vector_weight']}/{c['keyword_weight']}" if mode == "weighted" else "-",
-            ]
-        )
-    for name, value in beir.get("baselines", {}).items():
-        rows.append([f"published {name}", fmt(value), *["-"] * 7])
-    labels = {
-        "bm25": "reference: BM25 on pymem's lexemes",
-        "semantic_exact": "reference: exact cosine",
-        "rrf_bm25_semantic": "reference: RRF(BM25, exact cosine)",
-    }
-    for name, label in labels.items():
-        f = beir.get("reference", {}).get(name)
-        if f is not None:
-            scores = [fmt(f["ndcg@10"]), fmt(f["recall@100"]), fmt(f["mrr@10"])]
-            rows.append([label, *scores, "-", "-", str(f.get("depth", "-")), str(f.get("rrf_k", "-")), "-"])
     return (
         f"**BEIR {beir['dataset']}** ({beir['split']}: {beir['queries']} queries, {beir['documents']} documents):\n\n"
-        + table(["mode", "nDCG@10", "R@100", "MRR@10", "p50 ms", "p95 ms", "depth", "rrf_k", "weights v/k"], rows)
+        + table(BEIR_HEADER, beir_rows(beir))
     )
 
 

@@ -130,7 +130,11 @@ def relevance_line(label: str, judged: dict[str, Any]) -> str:
     )
 
 
-def beir_tables(result: dict[str, Any]) -> str:
+BEIR_HEADER = ["mode", "nDCG@10", "R@100", "MRR@10", "p50 ms", "p95 ms", "depth", "rrf_k", "weights v/k"]
+
+
+def beir_rows(result: dict[str, Any]) -> list[list[str]]:
+    """The rows of the BEIR table (BEIR_HEADER): each mode, the published baselines and the references."""
     rows = []
     for mode, f in result["modes"].items():
         c = f["config"]
@@ -159,7 +163,12 @@ def beir_tables(result: dict[str, Any]) -> str:
         if f is not None:
             scores = [fmt(f["ndcg@10"]), fmt(f["recall@100"]), fmt(f["mrr@10"])]
             rows.append([label, *scores, "-", "-", str(f.get("depth", "-")), str(f.get("rrf_k", "-")), "-"])
-    text = table(["mode", "nDCG@10", "R@100", "MRR@10", "p50 ms", "p95 ms", "depth", "rrf_k", "weights v/k"], rows)
+    return rows
+
+
+def beir_tables(result: dict[str, Any]) -> str:
+    rows = beir_rows(result)
+    text = table(BEIR_HEADER, rows)
     title = (
         f"### BEIR {result['dataset']} ({result['split']}: {result['queries']} queries,"
         f" {result['documents']} documents)"
