@@ -44,6 +44,7 @@ ALL_TABLES = {
     "pymem_private.guard_patterns",
     "pymem_private.guard_models",
     "pymem_private.extraction_patterns",
+    "pymem_private.model_words",
     "pymem_private.index_health",
     "pymem_private.index_rebuilds",
     "pymem_private.alembic_version",

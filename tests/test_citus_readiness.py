@@ -75,6 +75,11 @@ NOT_DISTRIBUTED: dict[str, tuple[str, str]] = {
         "keyed by pattern name (0023): the built-in extractor's patterns, read by every consolidation "
         "(pymem.memory_extract) on every node",
     ),
+    "pymem_private.model_words": (
+        "reference",
+        "keyed by embedding model and word (0024): the words the embedding model knows, read by every store "
+        "drawn from an episode (pymem_private.unreadable_passage) on every node",
+    ),
     "pymem_private.index_health": (
         "local",
         "keyed by index name (0004): recall measurements of the vector indexes, written and read "

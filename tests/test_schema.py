@@ -388,7 +388,7 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
            -- tables without tenant data: the configured model, relevance models, vector index measurements
            and t.relname not in (
                'embedding_config', 'relevance_models', 'index_health', 'index_rebuilds', 'guard_patterns',
-               'guard_models', 'extraction_patterns'
+               'guard_models', 'extraction_patterns', 'model_words'
            )
         """
     ).fetchall()
@@ -453,9 +453,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0023"
+    assert migrate.current(db_dsn) == migrate.head() == "0024"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0023"
+    assert migrate.current(db_dsn) == "0024"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

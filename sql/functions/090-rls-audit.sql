@@ -38,7 +38,7 @@ begin atomic
                 p.schemaname = 'pymem_private'
                 and p.tablename in (
                     'api_tokens', 'embedding_config', 'relevance_models', 'guard_patterns', 'guard_models',
-                    'extraction_patterns'
+                    'extraction_patterns', 'model_words'
                 )
                 then p.roles = array['pymem_owner']::name[]
             when p.schemaname = 'pymem_private' and p.tablename in ('index_health', 'index_rebuilds')
@@ -72,7 +72,7 @@ begin atomic
             n.nspname = 'pymem_private'
             and c.relname in (
                 'api_tokens', 'embedding_config', 'relevance_models', 'guard_patterns', 'guard_models',
-                'extraction_patterns'
+                'extraction_patterns', 'model_words'
             )
         ) as ok,
         string_agg(a.privilege_type, ', ' order by a.privilege_type) as detail
@@ -240,9 +240,9 @@ end;
 comment on function pymem.memory_rls_audit() is
 $$Audit of tenant isolation, one row per check (section table | policy | grant | role | function);
 ok = false marks a problem: a table without forced RLS, a policy without the tenant filter (or an
-admin policy without the logged-elevation check, a policy on pymem_private.api_tokens, embedding_config, relevance_models, guard_patterns, guard_models or extraction_patterns for
+admin policy without the logged-elevation check, a policy on pymem_private.api_tokens, embedding_config, relevance_models, guard_patterns, guard_models, extraction_patterns or model_words for
 any role but its owner, a policy on index_health or index_rebuilds for any role but an elevated pymem_admin), a grant
-to PUBLIC (or any grant on api_tokens, embedding_config, relevance_models, guard_patterns, guard_models or extraction_patterns), a tenant role, analyst login or PUBLIC
+to PUBLIC (or any grant on api_tokens, embedding_config, relevance_models, guard_patterns, guard_models, extraction_patterns or model_words), a tenant role, analyst login or PUBLIC
 holding a privilege that can LOCK a table beyond ROW EXCLUSIVE (section lock), an application role or analyst that
 bypasses RLS or is unbound, a function without a pinned search_path (built-in C functions and SQL-standard bodies excepted).
 Example: select * from pymem.memory_rls_audit() where not ok;  -- no rows = isolated$$;

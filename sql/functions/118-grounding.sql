@@ -455,6 +455,19 @@ begin
                     v_episode, pg_catalog.round(v_scored.score::numeric, 2), pg_catalog.quote_literal(v_scored.name),
                     pg_catalog.round(v_scored.threshold::numeric, 2)
                 );
+            else
+                -- the patterns and the model read English: a sentence they cannot read is not vouched for
+                select pymem_private.unreadable_passage(e.content, e.embedding_model) into v_guard
+                  from pymem.episodes as e
+                 where e.tenant_id = p_tenant and e.id = v_episode;
+                if v_guard is not null then
+                    v_grounded.review_state := 'pending_review';
+                    v_grounded.reason := pg_catalog.format(
+                        'drawn from episode %s, which holds a sentence the guards cannot read (%s: %s): kept for '
+                        'review, never auto-approved',
+                        v_episode, v_guard[1], pg_catalog.quote_literal(v_guard[2])
+                    );
+                end if;
             end if;
         end if;
     end if;
@@ -468,6 +481,8 @@ the citation is; PM003 for one the tenant does not have), the citation, and the 
 memory_ingestion_tier, at most 'pending_review' when the source episode's text steers the agent or names an
 external address, a phone or account number or shell syntax, or weakens a safeguard, acts on unseen content, lets
 money or code through without review or claims standing (every kind of pymem_private.guard, 'artifact' and 'stakes'
-included), or whose embedding a guard model scores at or above its threshold (pymem_private.guard_model_score): what
+included), or whose embedding a guard model scores at or above its threshold (pymem_private.guard_model_score), or
+that holds a sentence the guards cannot read (pymem_private.unreadable_passage: another script, words the embedding
+model does not know, another language's function words): what
 consolidation draws from such an episode waits for memory_confirm; PM007 when the content is
 refused as speculation.$$;
