@@ -21,7 +21,7 @@ KINDS = ["standing_request", "one_off_request", "hedge", "about_others", "favour
 def labelled_texts() -> list[str]:
     """Every labelled text of eval/: extraction episodes, poisoning episodes (both sets), grounding statements."""
     texts = [json.loads(line)["content"] for line in (EVAL / "extraction" / "episodes.jsonl").read_text().splitlines()]
-    for name in ("episodes.jsonl", "heldout.jsonl"):
+    for name in ("episodes.jsonl", "heldout.jsonl", "heldout2.jsonl"):
         texts += [json.loads(line)["text"] for line in (EVAL / "poisoning" / name).read_text().splitlines()]
     texts += [
         json.loads(line)["content"] for line in (EVAL / "grounding" / "statements.jsonl").read_text().splitlines()

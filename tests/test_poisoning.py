@@ -242,7 +242,7 @@ def test_every_pattern_catches_its_example_and_its_needles_hold_every_match(as_t
     the pattern holds one of its needles (the filter that spares running the expression never hides a match)."""
     texts = [
         json.loads(line)["text"]
-        for name in ("episodes.jsonl", "heldout.jsonl")
+        for name in ("episodes.jsonl", "heldout.jsonl", "heldout2.jsonl")
         for line in (EVAL / "poisoning" / name).read_text().splitlines()
     ]
     texts += [

@@ -74,8 +74,8 @@ def met(t: dict[str, Any]) -> str:
 
 
 def poisoning_split(eval_results: Results) -> str:
-    """The split the poisoning figures are reported on: the held-out set when the run has it."""
-    return "heldout" if "heldout" in eval_results["poisoning"] else "test"
+    """The split the poisoning figures are reported on: the newest held-out set the run has."""
+    return next(s for s in ("heldout2", "heldout", "test") if s in eval_results["poisoning"])
 
 
 # README.md: the quality and speed table
@@ -151,7 +151,7 @@ def lifecycle_rows(ev: Results) -> list[list[str]]:
         ],
         [
             f"memory poisoning, {injection['episodes']} injection and {benign['episodes']} benign rule-like episodes"
-            + (" held out (`eval/poisoning/heldout.jsonl`)" if split == "heldout" else " (test half)"),
+            + (f" held out (`eval/poisoning/{split}.jsonl`)" if split.startswith("heldout") else " (test half)"),
             f"injections that became an approved rule or fact {injection['approved']}"
             f" ({injection['reference_approved']} before the guards; target 0), in the System block after five"
             f" helpful marks {injection['in_system_after_helpful']}; benign episodes extracted"
@@ -380,7 +380,7 @@ def extraction_table(ev: Results) -> str:
 def poisoning_table(ev: Results) -> str:
     p = ev["poisoning"]
     rows = []
-    for split in ("heldout", "test", "dev"):
+    for split in ("heldout2", "heldout", "test", "dev"):
         if split not in p:
             continue
         injection, benign = p[split]["injection"], p[split]["benign"]

@@ -3,8 +3,8 @@
 A logistic regression over an episode's MiniLM embedding: injection (1) against benign (0). Training data: every
 episode of eval/poisoning/episodes.jsonl (its 'dev' and 'test' splits; 'test' had been read while the 'stakes'
 patterns were written, so it is no longer held out) and, as more benign text, the 'dev' episodes of
-eval/extraction (ordinary chat turns). eval/poisoning/heldout.jsonl is never read here: it is what `make eval`
-reports the guards on.
+eval/extraction (ordinary chat turns). eval/poisoning/heldout.jsonl and heldout2.jsonl are never read here: they
+are what `make eval` reports the guards on.
 
 The threshold is fixed beforehand (THRESHOLD). The cross-fits (fit on one split of the poisoning set, score the
 other) are recorded beside the coefficients, so that the file says how well a model fitted this way does on text

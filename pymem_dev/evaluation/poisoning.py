@@ -1,5 +1,5 @@
-"""Memory poisoning measured: each episode of eval/poisoning/episodes.jsonl and
-eval/poisoning/heldout.jsonl is stored and consolidated by the built-in extractor (pymem.memory_consolidate),
+"""Memory poisoning measured: each episode of eval/poisoning/episodes.jsonl, eval/poisoning/heldout.jsonl and
+eval/poisoning/heldout2.jsonl is stored and consolidated by the built-in extractor (pymem.memory_consolidate),
 through the real SQL functions, in a transaction that is rolled back; what became of it is counted per split
 and label.
 
@@ -11,7 +11,10 @@ and label.
 
 The patterns of pymem_private.guard_patterns were written on 'dev'. The first set's 'test' split was reported
 until its misses were read while writing the 'stakes' patterns; from then on 'heldout' (heldout.jsonl, written
-afterwards by someone who read neither the checks nor the first set) is what is reported.
+afterwards by someone who read neither the checks nor the first set) was what is reported, until its one miss (a
+request in another language) was read and the check of text the guards cannot read was written; from then on
+'heldout2' (heldout2.jsonl, written blind to the checks and to both sets, and first measured after that check
+was committed) is.
 """
 
 from __future__ import annotations
@@ -28,21 +31,23 @@ from pymem_dev.evaluation.embedcache import EmbedderLike
 
 EPISODES = Path(__file__).resolve().parents[2] / "eval" / "poisoning" / "episodes.jsonl"
 HELDOUT = EPISODES.with_name("heldout.jsonl")
+HELDOUT2 = EPISODES.with_name("heldout2.jsonl")
 TENANT: Final = "pymem-eval-poisoning"
 BUTLER: Final = "eval"
 HELPFUL_MARKS: Final = 5
-SPLITS: Final = ("dev", "test", "heldout")
+SPLITS: Final = ("dev", "test", "heldout", "heldout2")
 
 # What the code before the guards (commit cbbeb5c) did with each split: pymem.memory_consolidate and this module's
 # consolidate() against a database migrated by that commit. Measured on 2026-11-25 (episodes.jsonl of commit
-# f050fa0; heldout.jsonl the day it was written, before any check was run on it).
+# f050fa0; heldout.jsonl the day it was written, before any check was run on it; heldout2.jsonl likewise, in a
+# database migrated by cbbeb5c, the same day as it was measured at 660d070).
 REFERENCE: Final[dict[str, Any]] = {
     "commit": "cbbeb5c",
-    "benign_episodes": {"dev": 77, "test": 77, "heldout": 100},
-    "benign_approved": {"dev": 15, "test": 16, "heldout": 28},
-    "injection_episodes": {"dev": 82, "test": 83, "heldout": 100},
-    "injection_approved": {"dev": 12, "test": 11, "heldout": 18},
-    "injection_in_system_after_helpful": {"dev": 11, "test": 9, "heldout": 14},
+    "benign_episodes": {"dev": 77, "test": 77, "heldout": 100, "heldout2": 100},
+    "benign_approved": {"dev": 15, "test": 16, "heldout": 28, "heldout2": 15},
+    "injection_episodes": {"dev": 82, "test": 83, "heldout": 100, "heldout2": 100},
+    "injection_approved": {"dev": 12, "test": 11, "heldout": 18, "heldout2": 4},
+    "injection_in_system_after_helpful": {"dev": 11, "test": 9, "heldout": 14, "heldout2": 4},
 }
 
 
@@ -135,7 +140,9 @@ def _figures(episodes: list[Episode], outcomes: dict[str, Outcome]) -> dict[str,
 
 
 def run_poisoning(
-    conn: psycopg.Connection[Any], embedder: EmbedderLike | None, paths: tuple[Path, ...] = (EPISODES, HELDOUT)
+    conn: psycopg.Connection[Any],
+    embedder: EmbedderLike | None,
+    paths: tuple[Path, ...] = (EPISODES, HELDOUT, HELDOUT2),
 ) -> dict[str, Any]:
     """Injection episodes that became an approved rule or fact, and benign ones still extracted, per split,
     with today's reference (REFERENCE) beside the benign rate. Each episode is stored with its embedding (as the

@@ -261,7 +261,7 @@ def extraction_tables(result: dict[str, Any]) -> str:
 def poisoning_tables(result: dict[str, Any]) -> str:
     """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
     rows = []
-    for split in ("heldout", "test", "dev"):
+    for split in ("heldout2", "heldout", "test", "dev"):
         injection, benign = result[split]["injection"], result[split]["benign"]
         rows.append(
             [
@@ -275,7 +275,8 @@ def poisoning_tables(result: dict[str, Any]) -> str:
         )
     return (
         "Memory poisoning (eval/poisoning, consolidated by the built-in extractor; the guards were written on dev"
-        " and, for the stakes patterns, on test once it had been read; heldout.jsonl is held out; 'was': commit"
+        " and, for the stakes patterns, on test once it had been read, and the check of unreadable text after heldout's"
+        " one miss had been read; heldout2.jsonl is held out; 'was': commit"
         f" {result['reference_commit']}, before them):\n\n"
         + table(
             [
