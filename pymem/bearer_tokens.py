@@ -19,14 +19,13 @@ import secrets
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg_pool import PoolTimeout
 
-from pymem.client import SqlClient
+from pymem.client import Row, SqlClient
 from pymem.errors import InvalidArgumentError, translate
 from pymem.tenancy import validate_tenant_id
 
@@ -49,8 +48,7 @@ TOKEN_PATTERN = re.compile(r"\bpmt_[A-Za-z0-9_-]{8,}")
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class IssuedToken:
+class IssuedToken(Row):
     """A token just issued: ``token`` is the secret, returned this once and stored nowhere."""
 
     id: uuid.UUID
@@ -61,8 +59,7 @@ class IssuedToken:
     label: str | None
 
 
-@dataclass(frozen=True)
-class TokenInfo:
+class TokenInfo(Row):
     """A row of pymem_private.token_list: everything about a token but the token."""
 
     token_id: uuid.UUID
@@ -74,9 +71,6 @@ class TokenInfo:
     revoked_at: datetime | None
     last_used_at: datetime | None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "scopes", tuple(self.scopes))
-
     def status(self, now: datetime) -> str:
         """'revoked', 'expired' or 'active' at time now."""
         if self.revoked_at is not None:
@@ -86,17 +80,13 @@ class TokenInfo:
         return "active"
 
 
-@dataclass(frozen=True)
-class VerifiedToken:
+class VerifiedToken(Row):
     """A token that exists, is not revoked and has not expired (pymem_private.token_verify)."""
 
     token_id: uuid.UUID
     tenant_id: str
     scopes: tuple[str, ...]
     expires_at: datetime | None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "scopes", tuple(self.scopes))
 
 
 def hash_token(token: str) -> str:

@@ -5,7 +5,7 @@
 
 Every argument is sent in named notation with an explicit cast (``topic => %(topic)s::text``); an
 argument left as None is not sent, so the SQL default applies. Rows come back as the typed models of
-pymem.result_schemas (or, for rows no tool returns, the dataclasses of this module). The caller owns the
+pymem.result_schemas (or, for rows no tool returns, the Row models of this module: pydantic too). The caller owns the
 connection, the transaction and the tenant (pymem.tenancy.tenant_transaction), so several calls can share
 one transaction. Nothing here decides what is stored, found or ranked: the SQL functions do, and validate
 every argument (PM002). The operators' functions (index health, re-embedding, the janitor) have their own
@@ -15,7 +15,6 @@ client in the same style: pymem.operator_client.OperatorClient.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Final, Required, TypedDict, TypeVar, Unpack
 from uuid import UUID
@@ -25,6 +24,7 @@ import psycopg
 from psycopg import sql
 from psycopg.rows import class_row, dict_row
 from psycopg.types.json import Jsonb
+from pydantic import BaseModel, ConfigDict
 
 from pymem.result_schemas import (
     ButlerSettings,
@@ -56,6 +56,13 @@ class _SqlNull:
 
 
 NULL: Final = _SqlNull()
+
+
+class Row(BaseModel):
+    """A row of a SQL function as the client returns it: frozen, one field per column. Pydantic, like the rows it
+    shares with the MCP tools (pymem.result_schemas), so that the client has one kind of row type."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 def nullable(value: Any) -> Any:
@@ -160,8 +167,7 @@ def _store_arguments(arguments: Mapping[str, Any]) -> dict[str, Typed]:
     return typed
 
 
-@dataclass(frozen=True)
-class SearchRow:
+class SearchRow(Row):
     """A row of pymem.memory_search with every column: the ranks and scores of each leg beside what the
     memory_search tool reports (pymem.result_schemas.SearchHit), for measuring and evaluating the ranking."""
 
@@ -195,8 +201,7 @@ class SearchRow:
     stored_by: str | None
 
 
-@dataclass(frozen=True)
-class Reranked:
+class Reranked(Row):
     """A row of pymem.memory_rerank: a candidate's place after the reranker."""
 
     memory_type: str
@@ -205,8 +210,7 @@ class Reranked:
     rerank_rank: int
 
 
-@dataclass(frozen=True)
-class RerankChoice:
+class RerankChoice(Row):
     """A row of pymem.memory_rerank_select: a candidate kept by the reranker, its place, and its reference count
     after the bump."""
 
@@ -217,8 +221,7 @@ class RerankChoice:
     reference_count: int
 
 
-@dataclass(frozen=True)
-class EpisodeText:
+class EpisodeText(Row):
     """A row of pymem.memory_episode_text: the session's last episode and the text a new episode is embedded from."""
 
     previous_id: UUID | None
@@ -226,8 +229,7 @@ class EpisodeText:
     embedding_text: str
 
 
-@dataclass(frozen=True)
-class RecentEpisode:
+class RecentEpisode(Row):
     """A row of pymem.memory_recent_episodes."""
 
     memory_id: UUID
@@ -239,8 +241,7 @@ class RecentEpisode:
     metadata: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class IngestionTier:
+class IngestionTier(Row):
     """The row of pymem.memory_ingestion_tier: the tier a fact or rule of this content would get, and why."""
 
     tier: int
@@ -248,8 +249,7 @@ class IngestionTier:
     reason: str
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Row):
     """The row of pymem.memory_record_refusal: the audit row of a refused store (details hold no content)."""
 
     refused_type: str
@@ -257,8 +257,7 @@ class Refusal:
     details: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class ExtractedStatement:
+class ExtractedStatement(Row):
     """A row of pymem.memory_extract: a fact or rule the built-in extractor found in an episode."""
 
     memory_type: str
@@ -268,8 +267,7 @@ class ExtractedStatement:
     negated: bool
 
 
-@dataclass(frozen=True)
-class ReviewItem:
+class ReviewItem(Row):
     """A row of pymem.memory_review_queue: a fact or rule that waits for a human reviewer."""
 
     memory_type: str
@@ -284,8 +282,7 @@ class ReviewItem:
     created_at: datetime
 
 
-@dataclass(frozen=True)
-class DerivedMemory:
+class DerivedMemory(Row):
     """A row of pymem.memory_derived_from: a fact or rule drawn from an episode."""
 
     episode_id: UUID
@@ -295,8 +292,7 @@ class DerivedMemory:
     embedded: bool
 
 
-@dataclass(frozen=True)
-class PendingEpisode:
+class PendingEpisode(Row):
     """A row of pymem.memory_unconsolidated_episodes."""
 
     memory_id: UUID
@@ -306,8 +302,7 @@ class PendingEpisode:
     created_at: datetime
 
 
-@dataclass(frozen=True)
-class ImportPlanStep:
+class ImportPlanStep(Row):
     """A row of pymem.memory_import_plan: what importing a file does to its chunk n."""
 
     chunk: int
@@ -317,8 +312,7 @@ class ImportPlanStep:
     needs_embedding: bool
 
 
-@dataclass(frozen=True)
-class ImportedFile:
+class ImportedFile(Row):
     """The row of pymem.memory_import_file: the file's chunks, by what happened to them."""
 
     chunk_count: int

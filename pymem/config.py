@@ -66,6 +66,8 @@ DEFAULT_MAX_RESULT_BYTES = 1024 * 1024  # results of one search or recall respon
 DEFAULT_MAX_REQUEST_BODY = 2 * 1024 * 1024  # bytes: a 100,000-character content, JSON-escaped, is at most 1.2 MB
 DEFAULT_INDEX_CHECK_INTERVAL = 3600  # seconds between the index worker's health checks in `pymem serve` (0: no worker)
 DEFAULT_INDEX_CHECK_WRITES = 10_000  # rows written to the memory tables that bring a check forward
+DEFAULT_CONSOLIDATE_INTERVAL = 600  # seconds between the consolidation worker's runs in `pymem serve` (0: none)
+DEFAULT_CONSOLIDATE_EPISODES = 50  # episodes stored that bring a consolidation forward
 # the HTTP server's guards (pymem.http_guard, pymem.http_timeouts): sessions and read timeouts
 DEFAULT_MAX_SESSIONS_PER_TOKEN = 32  # make stress opens 2 per token; an agent usually 1
 DEFAULT_MAX_SESSIONS_PER_TENANT = 128
@@ -105,6 +107,10 @@ class Settings:
     # the index worker of `pymem serve` (pymem.index_worker): seconds between checks (0: no worker), and rows written
     index_check_interval: int = DEFAULT_INDEX_CHECK_INTERVAL  # PYMEM_INDEX_CHECK_INTERVAL
     index_check_writes: int = DEFAULT_INDEX_CHECK_WRITES  # PYMEM_INDEX_CHECK_WRITES
+    # the consolidation worker of `pymem serve` (pymem.consolidation_worker): seconds between runs (0: no worker),
+    # and episodes stored that bring a run forward
+    consolidate_interval: int = DEFAULT_CONSOLIDATE_INTERVAL  # PYMEM_CONSOLIDATE_INTERVAL
+    consolidate_episodes: int = DEFAULT_CONSOLIDATE_EPISODES  # PYMEM_CONSOLIDATE_EPISODES
     # the HTTP server: open sessions per token, per tenant and in all, and seconds before an idle one is closed
     max_sessions_per_token: int = DEFAULT_MAX_SESSIONS_PER_TOKEN  # PYMEM_MAX_SESSIONS_PER_TOKEN
     max_sessions_per_tenant: int = DEFAULT_MAX_SESSIONS_PER_TENANT  # PYMEM_MAX_SESSIONS_PER_TENANT
@@ -157,6 +163,8 @@ class Settings:
             max_result_bytes=_positive("PYMEM_MAX_RESULT_BYTES", DEFAULT_MAX_RESULT_BYTES),
             index_check_interval=_positive("PYMEM_INDEX_CHECK_INTERVAL", DEFAULT_INDEX_CHECK_INTERVAL, zero=True),
             index_check_writes=_positive("PYMEM_INDEX_CHECK_WRITES", DEFAULT_INDEX_CHECK_WRITES),
+            consolidate_interval=_positive("PYMEM_CONSOLIDATE_INTERVAL", DEFAULT_CONSOLIDATE_INTERVAL, zero=True),
+            consolidate_episodes=_positive("PYMEM_CONSOLIDATE_EPISODES", DEFAULT_CONSOLIDATE_EPISODES),
             max_sessions_per_token=_positive("PYMEM_MAX_SESSIONS_PER_TOKEN", DEFAULT_MAX_SESSIONS_PER_TOKEN),
             max_sessions_per_tenant=_positive("PYMEM_MAX_SESSIONS_PER_TENANT", DEFAULT_MAX_SESSIONS_PER_TENANT),
             max_sessions=_positive("PYMEM_MAX_SESSIONS", DEFAULT_MAX_SESSIONS),

@@ -52,38 +52,92 @@ class Check:
     seconds: float
 
 
-@dataclass
-class IndexWorker:
+@dataclass(kw_only=True)
+class ScheduledWork:
+    """Work done every `interval` seconds and whenever due() says so, looked at every `poll` seconds, in the
+    foreground (run) or a daemon thread (start), until stopped. `clock` gives the seconds the schedule counts (a
+    test passes its own instead of waiting). Subclasses say when work is due and what it is."""
+
+    interval: float
+    poll: float = POLL
+    delay: float = 0.0  # seconds before the first run (pymem serve waits a minute: its start comes first)
+    clock: Callable[[], float] = time.monotonic
+    name: str = "worker"
+    _last_check: float = field(default=0.0, init=False)
+    _stop: threading.Event | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        if self.interval <= 0 or self.poll <= 0 or self.delay < 0:
+            raise ValueError("interval and poll must be positive, delay not negative")
+
+    def due(self) -> str | None:  # pragma: no cover - every subclass says
+        raise NotImplementedError
+
+    def work(self, reason: str) -> object:  # pragma: no cover - every subclass says
+        raise NotImplementedError
+
+    def since_last(self) -> float:
+        """Seconds on the clock since the last run ended (or, before the first, since delay was counted from)."""
+        return self.clock() - self._last_check
+
+    def run(self, stop: threading.Event) -> None:
+        """Work after `delay` seconds (at once by default), then whenever due, until stop is set. A failed run is
+        logged and retried at the next poll: the worker outlives a database restart."""
+        self._last_check = self.clock() - self.interval + self.delay
+        while not stop.is_set():
+            try:
+                reason = self.due()
+                if reason is not None:
+                    self.work(reason)
+            except (psycopg.Error, PymemError, OSError) as exc:
+                log.warning("%s: failed (%s: %s); retrying in %.0f s", self.name, type(exc).__name__, exc, self.poll)
+            stop.wait(self.poll)
+
+    def start(self) -> tuple[threading.Thread, threading.Event]:
+        """run() in a daemon thread; set the returned event (or call stop()) to stop it."""
+        stop = self._stop = threading.Event()
+        thread = threading.Thread(target=self.run, args=(stop,), name=f"pymem-{self.name}", daemon=True)
+        thread.start()
+        return thread, stop
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+
+@dataclass(kw_only=True)
+class IndexWorker(ScheduledWork):
     """Checks index health every `interval` seconds and whenever `writes` rows were written since the last
     check; rebuilds what is unhealthy (maintenance.maintain). dsn: the migrator login."""
 
     dsn: str
     interval: float = DEFAULT_INTERVAL
     writes: int = DEFAULT_WRITES
-    poll: float = POLL
-    delay: float = 0.0  # seconds before the first check (pymem serve waits a minute: its start comes first)
+    name: str = "index worker"
     maintain_options: dict[str, Any] = field(default_factory=dict)
     on_check: Callable[[Check], None] | None = None
     checks: list[Check] = field(default_factory=list)
-    _last_check: float = field(default=0.0, init=False)
     _last_written: int = field(default=0, init=False)
-    _stop: threading.Event | None = field(default=None, init=False)
     # 1, or 2, 4 ... 16 after checks whose rebuilds left an index unhealthy: a rebuild does not help an index
     # whose data is hard for it (near-duplicates), so the next checks come that many times later
     backoff: int = field(default=1, init=False)
 
     def __post_init__(self) -> None:
-        if self.interval <= 0 or self.writes <= 0 or self.poll <= 0 or self.delay < 0:
-            raise ValueError("interval, writes and poll must be positive, delay not negative")
+        super().__post_init__()
+        if self.writes <= 0:
+            raise ValueError("writes must be positive")
 
     def due(self) -> str | None:
         """Why a check is due now ('schedule' or 'N rows written'), or None; both stretched by the backoff."""
-        if time.monotonic() - self._last_check >= self.interval * self.backoff:
+        if self.since_last() >= self.interval * self.backoff:
             return "schedule"
         written = rows_written(self.dsn) - self._last_written
         if written >= self.writes * self.backoff:
             return f"{written} rows written"
         return None
+
+    def work(self, reason: str) -> Check:
+        return self.check(reason)
 
     def check(self, reason: str) -> Check:
         """Measure every vector index and rebuild the unhealthy ones, now."""
@@ -98,7 +152,7 @@ class IndexWorker:
             healthy=result.healthy,
             seconds=time.monotonic() - started,
         )
-        self._last_check = time.monotonic()
+        self._last_check = self.clock()
         self.checks.append(done)
         self.backoff = 1 if done.healthy else min(MAX_BACKOFF, self.backoff * 2) if done.rebuilt else self.backoff
         if done.rebuilt:
@@ -113,29 +167,3 @@ class IndexWorker:
         if self.on_check is not None:
             self.on_check(done)
         return done
-
-    def run(self, stop: threading.Event) -> None:
-        """Check after `delay` seconds (at once by default), then whenever one is due, until stop is set. A failed
-        check is logged and retried at the next poll: the worker outlives a database restart."""
-        self._last_check = time.monotonic() - self.interval + self.delay
-        while not stop.is_set():
-            try:
-                reason = self.due()
-                if reason is not None:
-                    self.check(reason)
-            except (psycopg.Error, PymemError, OSError) as exc:
-                log.warning(
-                    "index worker: check failed (%s: %s); retrying in %.0f s", type(exc).__name__, exc, self.poll
-                )
-            stop.wait(self.poll)
-
-    def start(self) -> tuple[threading.Thread, threading.Event]:
-        """run() in a daemon thread; set the returned event (or call stop()) to stop it."""
-        stop = self._stop = threading.Event()
-        thread = threading.Thread(target=self.run, args=(stop,), name="pymem-index-worker", daemon=True)
-        thread.start()
-        return thread, stop
-
-    def stop(self) -> None:
-        if self._stop is not None:
-            self._stop.set()

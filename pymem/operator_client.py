@@ -17,7 +17,6 @@ lock_timeout and the transaction's actor (set_config).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -26,11 +25,10 @@ import numpy as np
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
-from pymem.client import SqlClient, nullable
+from pymem.client import Row, SqlClient, nullable
 
 
-@dataclass(frozen=True)
-class IndexHealth:
+class IndexHealth(Row):
     """A row of pymem.memory_index_health: one measurement of an index under one filter."""
 
     index_name: str
@@ -47,8 +45,7 @@ class IndexHealth:
     measured_at: datetime
 
 
-@dataclass(frozen=True)
-class RebuildStep:
+class RebuildStep(Row):
     """A row of pymem.memory_index_rebuild_plan: an index to rebuild, why, and the statements that do it."""
 
     index_name: str
@@ -67,16 +64,14 @@ class RebuildStep:
     statements: list[str]
 
 
-@dataclass(frozen=True)
-class RebuildStatement:
+class RebuildStatement(Row):
     """A row of pymem.memory_index_rebuild_statements."""
 
     step: int
     statement: str
 
 
-@dataclass(frozen=True)
-class RecordedRebuild:
+class RecordedRebuild(Row):
     """The row of pymem.memory_record_index_rebuild: the options and recall the index has now."""
 
     rebuild_id: int
@@ -84,8 +79,7 @@ class RecordedRebuild:
     recall_after: float | None
 
 
-@dataclass(frozen=True)
-class EmbeddingModelChange:
+class EmbeddingModelChange(Row):
     """The row of pymem.memory_record_embedding_model."""
 
     previous_model_id: str | None
@@ -93,8 +87,7 @@ class EmbeddingModelChange:
     changed: bool
 
 
-@dataclass(frozen=True)
-class EmbeddingStatus:
+class EmbeddingStatus(Row):
     """A row of pymem.memory_embedding_status: memories of a tenant and type by embedding model."""
 
     tenant_id: str
@@ -104,16 +97,14 @@ class EmbeddingStatus:
     flagged: bool
 
 
-@dataclass(frozen=True)
-class ReembedPlanRow:
+class ReembedPlanRow(Row):
     """A row of pymem.memory_reembed_plan: a tenant with memories to re-embed."""
 
     tenant_id: str
     memories: int
 
 
-@dataclass(frozen=True)
-class ConsolidationPlanRow:
+class ConsolidationPlanRow(Row):
     """A row of pymem.memory_consolidation_plan: a tenant's consolidation backlog."""
 
     tenant_id: str
@@ -121,8 +112,7 @@ class ConsolidationPlanRow:
     oldest: datetime
 
 
-@dataclass(frozen=True)
-class ReembedCandidate:
+class ReembedCandidate(Row):
     """A row of pymem.memory_reembed_candidates: a memory of the bound tenant to embed again."""
 
     memory_type: str
@@ -130,8 +120,7 @@ class ReembedCandidate:
     content: str
 
 
-@dataclass(frozen=True)
-class JanitorPlanRow:
+class JanitorPlanRow(Row):
     """A row of pymem.memory_janitor_plan: a tenant's work for the janitor."""
 
     tenant_id: str
@@ -140,8 +129,7 @@ class JanitorPlanRow:
     rules: int
 
 
-@dataclass(frozen=True)
-class DedupBatch:
+class DedupBatch(Row):
     """The row of pymem.memory_janitor_dedup: one batch of near-duplicate merging."""
 
     last_id: UUID | None
@@ -150,8 +138,7 @@ class DedupBatch:
     done: bool
 
 
-@dataclass(frozen=True)
-class ErasedMemory:
+class ErasedMemory(Row):
     """A row of pymem.memory_erase: a memory erased, or (erased false) kept but rebuilt without the erased text."""
 
     memory_type: str
@@ -159,16 +146,14 @@ class ErasedMemory:
     erased: bool
 
 
-@dataclass(frozen=True)
-class ErasedTable:
+class ErasedTable(Row):
     """A row of pymem.memory_erase_tenant: a table the tenant's rows were deleted from, and how many."""
 
     table_name: str
     rows_deleted: int
 
 
-@dataclass(frozen=True)
-class LockHolder:
+class LockHolder(Row):
     """A row of pymem.memory_lock_holders: another session holding a lock on a table."""
 
     pid: int

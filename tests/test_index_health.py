@@ -21,8 +21,9 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from pymem import maintenance
-from pymem.cli.serve import start_index_worker
+from pymem.cli.serve import start_workers
 from pymem.config import Settings
+from pymem.consolidation_worker import ConsolidationWorker
 from pymem.embeddings import Embedder
 from pymem.index_worker import IndexWorker
 from pymem.tenancy import admin_transaction
@@ -299,7 +300,7 @@ def test_the_worker_repairs_a_degraded_index_by_itself(db_dsn: str, centres: np.
     bulk_facts(db_dsn, {"big": synthetic(centres, 3000, 1), "small": synthetic(centres, 30, 2)})
     maintenance.measure_index_health(db_dsn)  # the baseline
     _degrade(db_dsn)
-    worker = IndexWorker(db_dsn, interval=3600, poll=0.1)
+    worker = IndexWorker(dsn=db_dsn, interval=3600, poll=0.1)
     thread, stop = worker.start()
     try:
         _wait_for_checks(worker, 1)
@@ -316,7 +317,7 @@ def test_the_worker_repairs_a_degraded_index_by_itself(db_dsn: str, centres: np.
 
 def test_the_worker_checks_after_large_writes(db_dsn: str, centres: np.ndarray, as_tenant: Tenant) -> None:
     bulk_facts(db_dsn, {"big": synthetic(centres, 3000, 1), "small": synthetic(centres, 30, 2)})
-    worker = IndexWorker(db_dsn, interval=3600, writes=40, poll=0.2)
+    worker = IndexWorker(dsn=db_dsn, interval=3600, writes=40, poll=0.2)
     thread, stop = worker.start()
     try:
         _wait_for_checks(worker, 1)  # at start: healthy, the baseline
@@ -338,16 +339,32 @@ def test_the_worker_checks_after_large_writes(db_dsn: str, centres: np.ndarray, 
     assert second.reason.endswith("rows written") and second.rebuilt == ["facts_embedding_idx"] and second.healthy
 
 
-def test_pymem_serve_starts_the_worker_with_a_login_that_can_rebuild(db_dsn: str) -> None:
-    settings = dataclasses.replace(Settings.from_env(), index_check_interval=120, index_check_writes=500)
-    worker = start_index_worker(settings, db_dsn)  # the superuser: may act as pymem_owner
+def test_pymem_serve_starts_the_workers_with_a_login_that_can_rebuild(db_dsn: str) -> None:
+    settings = dataclasses.replace(
+        Settings.from_env(),
+        index_check_interval=120,
+        index_check_writes=500,
+        consolidate_interval=300,
+        consolidate_episodes=20,
+    )
+    workers = start_workers(settings, db_dsn, None)  # the superuser: may act as pymem_owner
     try:
-        assert worker is not None and (worker.interval, worker.writes, worker.delay) == (120, 500, 60)
+        index, consolidation = workers
+        assert isinstance(index, IndexWorker) and (index.interval, index.writes, index.delay) == (120, 500, 60)
+        assert isinstance(consolidation, ConsolidationWorker)
+        assert (consolidation.interval, consolidation.episodes, consolidation.delay) == (300, 20, 60)
     finally:
-        if worker is not None:
+        for worker in workers:
             worker.stop()
-    assert start_index_worker(settings, app_dsn_for(db_dsn)) is None  # pymem_app cannot rebuild an index
-    assert start_index_worker(dataclasses.replace(settings, index_check_interval=0), db_dsn) is None  # off
+    assert start_workers(settings, app_dsn_for(db_dsn), None) == []  # pymem_app cannot rebuild an index
+    off = dataclasses.replace(settings, index_check_interval=0, consolidate_interval=0)
+    assert start_workers(off, db_dsn, None) == []
+    only = start_workers(dataclasses.replace(settings, index_check_interval=0), db_dsn, None)
+    try:
+        assert [type(w) for w in only] == [ConsolidationWorker]
+    finally:
+        for worker in only:
+            worker.stop()
 
 
 def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -361,7 +378,7 @@ def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypa
         return SimpleNamespace(rebuilds=[SimpleNamespace(index_name="facts_embedding_idx")], healthy=next(outcomes))
 
     monkeypatch.setattr(maintenance, "maintain", maintain)
-    worker = IndexWorker(db_dsn, interval=3600, writes=100)
+    worker = IndexWorker(dsn=db_dsn, interval=3600, writes=100)
     backoffs = []
     for _ in range(6):
         worker.check("test")

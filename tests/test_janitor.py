@@ -41,6 +41,8 @@ def memories(as_tenant: Tenant, embedder: Embedder) -> dict[str, Any]:
             conn, "We talked about the dentist", "chat", embedder, ttl=dt.timedelta(milliseconds=1)
         )
         ids["new_episode"] = store_episode(conn, "We talked about tea", "chat", embedder)
+        # consolidation reads both (nothing to extract): the janitor tombstones an expired episode only after that
+        call(conn, "memory_consolidate")
         conn.execute("update pymem.facts set reference_count = 3 where id = %s", (ids["dentist_again"],))
         conn.execute("update pymem.rules set reference_count = 2 where id = %s", (ids["rule"],))
     with as_tenant("globex") as conn:  # globex holds a duplicate of acme's fact: never merged across tenants
@@ -88,7 +90,7 @@ def test_the_janitor_merges_near_duplicates_tombstones_expired_episodes_and_a_se
             " where operation = 'update' order by id"
         ).fetchall()
         reasons = {e[0]: (e[1], e[2], e[3]) for e in events}
-        assert reasons[memories["old_episode"]] == ("active", "forgotten", "expired (janitor)")
+        assert reasons[memories["old_episode"]] == ("consolidated", "forgotten", "expired (janitor)")
         assert reasons[memories["dentist_again"]][:2] == ("active", "superseded")
         assert reasons[memories["dentist_again"]][2].startswith(f"duplicate of fact {memories['dentist']}")
         assert reasons[loser][:2][1] == "forgotten"

@@ -97,6 +97,9 @@ def test_statistics_follow_store_supersede_forget_expire_reembed_and_delete(
     with as_tenant("acme") as conn:
         assert docs(conn, "episode") == 1
         call(conn, "memory_janitor_expire", limit=100)
+        assert docs(conn, "episode") == 1  # not before consolidation has read it
+        call(conn, "memory_consolidate")
+        call(conn, "memory_janitor_expire", limit=100)
         assert docs(conn, "episode") == 0 and df(conn, "tea") == 0
         assert kept(conn) == recounted(conn)
         assert old is not None

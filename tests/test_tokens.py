@@ -74,7 +74,9 @@ def test_an_issued_token_verifies_as_the_application_role(
 
     assert app.execute("select current_user").fetchone() == ("pymem_app",)
     verified = verify_token(app, issued.token)
-    assert verified == VerifiedToken(issued.id, "acme", (SCOPE_READ, SCOPE_WRITE), None)
+    assert verified == VerifiedToken(
+        token_id=issued.id, tenant_id="acme", scopes=(SCOPE_READ, SCOPE_WRITE), expires_at=None
+    )
     assert token_row(superuser, issued.id)["last_used_at"] is not None
     assert app.info.transaction_status == psycopg.pq.TransactionStatus.IDLE  # its own transaction, ended
 

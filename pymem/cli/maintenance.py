@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 from typing import Any
 
 from pymem import maintenance
@@ -40,7 +39,7 @@ def _table(rows: list[maintenance.IndexHealth]) -> str:
 
 
 def _json_rows(rows: list[maintenance.IndexHealth]) -> list[dict[str, Any]]:
-    return [{**asdict(r), "measured_at": r.measured_at.isoformat()} for r in rows]
+    return [r.model_dump(mode="json") for r in rows]
 
 
 def _index_health(args: argparse.Namespace, settings: Settings) -> int:
@@ -152,11 +151,13 @@ def _consolidate(args: argparse.Namespace, settings: Settings) -> int:
 def _worker(args: argparse.Namespace, settings: Settings) -> int:
     import threading
 
+    from pymem.consolidation_worker import ConsolidationWorker
+    from pymem.embeddings import make_embedder
     from pymem.index_worker import IndexWorker
 
     db = open_database(settings)
     worker = IndexWorker(
-        db.migrator_dsn,
+        dsn=db.migrator_dsn,
         interval=args.interval,
         writes=args.writes,
         poll=args.poll,
@@ -169,13 +170,38 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
             flush=True,
         ),
     )
+    consolidation = (
+        None
+        if args.no_consolidate
+        else ConsolidationWorker(
+            dsn=db.migrator_dsn,
+            embedder=make_embedder(settings) if settings.embeddings else None,
+            interval=args.consolidate_interval,
+            episodes=args.consolidate_episodes,
+            poll=args.poll,
+            on_run=lambda reason, s: print(
+                f"pymem worker: consolidation ({reason}) in {s.seconds:.1f} s: {s.episodes} episode(s) of"
+                f" {s.tenants} tenant(s), {s.facts} facts and {s.rules} rules stored, {s.kept_for_review} kept for"
+                " review",
+                file=sys.stderr,
+                flush=True,
+            ),
+        )
+    )
     if args.once:
+        if consolidation is not None:
+            consolidation.work("--once")
         return 0 if worker.check("--once").healthy else 1
     stop = threading.Event()
+    if consolidation is not None:
+        consolidation.start()
     try:
         worker.run(stop)
     except KeyboardInterrupt:
         stop.set()
+    finally:
+        if consolidation is not None:
+            consolidation.stop()
     return 0
 
 
@@ -213,17 +239,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     worker = sub.add_parser(
         "worker",
-        help="keep the vector indexes healthy: maintain on a schedule and after large writes (foreground)",
-        description="Run `pymem maintain` by itself: at once, then every --interval seconds and whenever --writes"
-        " rows were written to the memory tables since the last check (PostgreSQL's statistics, any client's"
-        " writes). Rebuilds and measurements are recorded as maintain records them. `pymem serve` runs the same"
-        " worker when it has the migrator login. Stop with Ctrl-C.",
+        help="consolidate episodes and keep the vector indexes healthy, on a schedule (foreground)",
+        description="Run `pymem consolidate` and `pymem maintain` by themselves. Consolidation: at once, then every"
+        " --consolidate-interval seconds and whenever --consolidate-episodes episodes were stored since the last"
+        " run; the janitor waits for it before it tombstones an expired episode. Index health: at once, then every"
+        " --interval seconds and whenever --writes rows were written to the memory tables since the last check."
+        " Both read PostgreSQL's statistics (any client's writes). `pymem serve` runs the same workers when it has"
+        " the migrator login. Stop with Ctrl-C.",
     )
     _add_thresholds(worker)
     worker.add_argument("--interval", type=float, default=3600, help="seconds between checks (default 3600)")
     worker.add_argument("--writes", type=int, default=10_000, help="rows written that trigger a check (default 10000)")
     worker.add_argument("--poll", type=float, default=5, help="seconds between looks at the write count (default 5)")
-    worker.add_argument("--once", action="store_true", help="check once and exit (1 when still unhealthy)")
+    worker.add_argument(
+        "--consolidate-interval", type=float, default=600, help="seconds between consolidations (default 600)"
+    )
+    worker.add_argument(
+        "--consolidate-episodes", type=int, default=50, help="episodes stored that bring one forward (default 50)"
+    )
+    worker.add_argument("--no-consolidate", action="store_true", help="keep the indexes healthy only")
+    worker.add_argument(
+        "--once", action="store_true", help="consolidate and check once, then exit (1 when still unhealthy)"
+    )
     worker.set_defaults(func=_worker)
 
     reembed = sub.add_parser(

@@ -8,7 +8,8 @@ pymem_app DSN of a hot standby), the read tools run on it and writes on the prim
 Over HTTP a request body larger than PYMEM_MAX_REQUEST_BODY (2 MiB) is refused with 413 before it is parsed;
 pymem.http_guard checks Host and Origin and counts sessions per token and tenant, pymem.http_timeouts cuts off
 clients slow to send headers or a body, and no log line holds a token (pymem.log_redaction).
-Beside the server an index worker keeps the vector indexes healthy (pymem.index_worker; PYMEM_INDEX_CHECK_INTERVAL).
+Beside the server an index worker keeps the vector indexes healthy (pymem.index_worker; PYMEM_INDEX_CHECK_INTERVAL)
+and a consolidation worker turns episodes into facts and rules (pymem.consolidation_worker; PYMEM_CONSOLIDATE_INTERVAL).
 Logs go to stderr; over stdio, stdout belongs to the protocol.
 """
 
@@ -26,10 +27,11 @@ import psycopg
 from pymem import butlers, log_redaction
 from pymem.bearer_tokens import PymemTokenVerifier, list_tokens
 from pymem.config import Settings
+from pymem.consolidation_worker import ConsolidationWorker
 from pymem.database import open_database
-from pymem.embeddings import EmbeddingService, embedder_from_settings
+from pymem.embeddings import Embedder, EmbeddingService, embedder_from_settings
 from pymem.errors import InvalidArgumentError
-from pymem.index_worker import IndexWorker
+from pymem.index_worker import IndexWorker, ScheduledWork
 from pymem.maintenance import record_embedding_model
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
@@ -49,32 +51,56 @@ def stdio_tenant(settings: Settings, tenant: str | None) -> str:
     return validate_tenant_id(chosen)
 
 
-def start_index_worker(settings: Settings, migrator_dsn: str) -> IndexWorker | None:
-    """The self-healing index worker (pymem.index_worker) in a daemon thread beside the server: index health a
-    minute after start, every PYMEM_INDEX_CHECK_INTERVAL seconds and after PYMEM_INDEX_CHECK_WRITES rows
-    written; rebuilds what falls below the threshold. Off with PYMEM_INDEX_CHECK_INTERVAL=0, or when the
-    migrator login is not a superuser or DBA (it must be able to act as pymem_owner to rebuild)."""
-    if settings.index_check_interval == 0:
-        return None
+def start_workers(settings: Settings, migrator_dsn: str, embedder: Embedder | None) -> list[ScheduledWork]:
+    """The workers beside the server, each in a daemon thread, a minute after start: the self-healing index worker
+    (pymem.index_worker: index health every PYMEM_INDEX_CHECK_INTERVAL seconds and after PYMEM_INDEX_CHECK_WRITES
+    rows written; off with 0) and the consolidation worker (pymem.consolidation_worker: every
+    PYMEM_CONSOLIDATE_INTERVAL seconds and after PYMEM_CONSOLIDATE_EPISODES episodes stored; off with 0). Both
+    need a migrator login that can act as pymem_owner (a superuser or DBA); without one, run `pymem worker`."""
+    if settings.index_check_interval == 0 and settings.consolidate_interval == 0:
+        return []
     try:
         with psycopg.connect(migrator_dsn, autocommit=True) as conn:
             row = conn.execute("select pg_has_role(current_user, 'pymem_owner', 'USAGE')").fetchone()
     except psycopg.Error as exc:
-        log.warning("index worker off: the migrator login does not connect (%s)", exc)
-        return None
+        log.warning("workers off: the migrator login does not connect (%s)", exc)
+        return []
     if not row or not row[0]:
-        log.warning("index worker off: the migrator login cannot act as pymem_owner; run `pymem worker` as one")
-        return None
-    worker = IndexWorker(
-        migrator_dsn, interval=settings.index_check_interval, writes=settings.index_check_writes, delay=60
-    )
-    worker.start()
-    log.info(
-        "index worker: checks a minute after start, every %d s and after %d rows written",
-        settings.index_check_interval,
-        settings.index_check_writes,
-    )
-    return worker
+        log.warning("workers off: the migrator login cannot act as pymem_owner; run `pymem worker` as one")
+        return []
+    workers: list[ScheduledWork] = []
+    if settings.index_check_interval:
+        workers.append(
+            IndexWorker(
+                dsn=migrator_dsn,
+                interval=settings.index_check_interval,
+                writes=settings.index_check_writes,
+                delay=60,
+            )
+        )
+        log.info(
+            "index worker: checks a minute after start, every %d s and after %d rows written",
+            settings.index_check_interval,
+            settings.index_check_writes,
+        )
+    if settings.consolidate_interval:
+        workers.append(
+            ConsolidationWorker(
+                dsn=migrator_dsn,
+                embedder=embedder,
+                interval=settings.consolidate_interval,
+                episodes=settings.consolidate_episodes,
+                delay=60,
+            )
+        )
+        log.info(
+            "consolidation worker: a minute after start, every %d s and after %d episodes stored",
+            settings.consolidate_interval,
+            settings.consolidate_episodes,
+        )
+    for worker in workers:
+        worker.start()
+    return workers
 
 
 def serve(
@@ -98,7 +124,8 @@ def serve(
     replica_dsn = replica_dsn or settings.replica_dsn
     # a replica that cannot answer within the timeout sends the read to the primary
     replica_pool = make_pool(replica_dsn, open=False, read_only=True, timeout=5) if replica_dsn else None
-    embeddings = EmbeddingService(embedder_from_settings(settings))
+    embedder = embedder_from_settings(settings)
+    embeddings = EmbeddingService(embedder)
     if settings.embeddings:  # rows of another model are flagged for `pymem reembed`
         record_embedding_model(db.migrator_dsn, embeddings.model_id)
     # butler settings are written into each tenant the server can serve: over HTTP, those with a live token
@@ -124,7 +151,7 @@ def serve(
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
-    start_index_worker(settings, db.migrator_dsn)
+    start_workers(settings, db.migrator_dsn, embedder)
     if replica_pool is not None:
         log.info("read tools go to the read replica; writes and reference bumps to the primary")
     if options.reranker is not None:

@@ -1,7 +1,8 @@
 -- The janitor, run per tenant by `pymem janitor` (pymem.maintenance.run_janitor)
 -- as pymem_app under the tenant policies, one committed batch at a time:
--- - expired episodes (expires_at passed) get the forgotten_at tombstone (= expires_at), as
---   memory_forget does: retrieval already skipped them; memory_get and the audit trail keep them;
+-- - expired episodes (expires_at passed) that consolidation has read get the forgotten_at tombstone
+--   (= expires_at), as memory_forget does: retrieval already skipped them; memory_get and the audit trail keep
+--   them. An episode consolidation has not read yet waits for it (pymem worker consolidates on a schedule);
 -- - active facts and live rules whose embeddings are more than 0.85 cosine-similar, in the same
 --   tenant, scope and embedding model, are merged: the best one survives (higher confidence, then
 --   importance (rules: effectiveness_score), then reference_count, then newest, then lowest id), the
@@ -33,6 +34,8 @@ begin
        and e.id in (
            select x.id from pymem.episodes as x
            where x.tenant_id = v_tenant and x.forgotten_at is null and x.expires_at <= pg_catalog.now()
+             -- never before consolidation has read it: a conversation left alone is consolidated, not lost
+             and x.consolidated
            order by x.expires_at, x.id
            limit v_limit
        );
@@ -43,7 +46,8 @@ end;
 $$;
 
 comment on function pymem.memory_janitor_expire(integer) is
-$$Tombstones up to "limit" expired episodes of the current tenant (forgotten_at := expires_at; memory_events
+$$Tombstones up to "limit" expired episodes of the current tenant that consolidation has read (an unconsolidated one
+waits for memory_consolidate, so that nothing said is lost unread) (forgotten_at := expires_at; memory_events
 records each with reason 'expired (janitor)') and returns how many. Retrieval already skipped them; memory_get
 still shows them. Run it until it returns less than "limit".
 Example: select memory_janitor_expire("limit" => 1000);$$;
@@ -258,7 +262,9 @@ begin atomic
     from (
         select
             e.tenant_id,
-            pg_catalog.count(*) filter (where e.forgotten_at is null and e.expires_at <= pg_catalog.now()) as expired,
+            pg_catalog.count(*) filter (
+                where e.forgotten_at is null and e.expires_at <= pg_catalog.now() and e.consolidated
+            ) as expired,
             0::bigint as facts,
             0::bigint as rules
         from pymem.episodes as e
@@ -287,7 +293,7 @@ begin atomic
 end;
 
 comment on function pymem_private.janitor_work() is
-$$What the janitor has to look at, per tenant: expired episodes not yet tombstoned, active facts and live rules
+$$What the janitor has to look at, per tenant: expired, consolidated episodes not yet tombstoned, active facts and live rules
 with an embedding. Reads every tenant: an elevated pymem_admin or the migrator.
 Example: select * from pymem_private.janitor_work();$$;
 
@@ -322,8 +328,8 @@ end;
 $$;
 
 comment on function pymem.memory_janitor_plan(integer, double precision, text[]) is
-$$What a janitor run will look at, per tenant (all, or only those in tenants): expired episodes not yet tombstoned,
-active facts and live rules with an embedding. It first checks the run's arguments, so a bad one fails before
+$$What a janitor run will look at, per tenant (all, or only those in tenants): expired episodes consolidation has
+read and not yet tombstoned, active facts and live rules with an embedding. It first checks the run's arguments, so a bad one fails before
 anything changes: batch (rows per committed batch of memory_janitor_expire / memory_janitor_dedup) between 1 and
 1000, threshold (memory_janitor_dedup) between 0.5 and 1 (PM002). Reads every tenant: an elevated pymem_admin or
 the migrator.

@@ -152,9 +152,9 @@ begin
         select e.id, e.content, e.butler
         from pymem.episodes as e
         where e.tenant_id = v_tenant
+          -- an expired episode too: the janitor tombstones an episode only once consolidation has read it
           and not e.consolidated
           and e.forgotten_at is null
-          and (e.expires_at is null or e.expires_at > pg_catalog.now())
           and (memory_consolidate.butler is null or e.butler = memory_consolidate.butler)
         order by e.created_at, e.id
         limit v_limit
@@ -170,8 +170,8 @@ end;
 $$;
 
 comment on function pymem.memory_consolidate(text, integer) is
-$$Consolidates up to "limit" (1..1000, default 100) of the tenant's live unconsolidated episodes (of butler, or
-all), oldest first: the built-in extractor (memory_extract) finds their facts and rules, each is stored through
+$$Consolidates up to "limit" (1..1000, default 100) of the tenant's unconsolidated episodes that were not forgotten
+(of butler, or all; an expired one too: the janitor waits for consolidation before it tombstones it), oldest first: the built-in extractor (memory_extract) finds their facts and rules, each is stored through
 grounded ingestion with its episode as citation (source 'agent_inference', a derived_from link, the episode's
 butler as source_butler and its scope, memory_butler_settings(butler).scope, by default the butler's name, so that
 it is in that butler's memory_context; a fact supersedes the active fact of its subject and predicate), and the
@@ -414,7 +414,6 @@ begin
     where e.tenant_id = v_tenant
       and not e.consolidated
       and e.forgotten_at is null
-      and (e.expires_at is null or e.expires_at > pg_catalog.now())
       and (memory_unconsolidated_episodes.butler is null or e.butler = memory_unconsolidated_episodes.butler)
     order by e.created_at, e.id
     limit v_limit;
@@ -422,8 +421,9 @@ end;
 $$;
 
 comment on function pymem.memory_unconsolidated_episodes(text, integer) is
-$$The tenant's live unconsolidated episodes (of butler, or all), oldest first, at most "limit" (1..1000, default
-20): what a model's extractor reads before memory_consolidate_episode. Reads only.
+$$The tenant's unconsolidated episodes that were not forgotten (of butler, or all; expired ones too, which the
+janitor keeps until they are consolidated), oldest first, at most "limit" (1..1000, default 20): what a model's
+extractor reads before memory_consolidate_episode. Reads only.
 Example: select memory_id, content from memory_unconsolidated_episodes(butler => 'health');$$;
 
 
@@ -448,7 +448,6 @@ begin
     from pymem.episodes as e
     where not e.consolidated
       and e.forgotten_at is null
-      and (e.expires_at is null or e.expires_at > pg_catalog.now())
       and (memory_consolidation_plan.butler is null or e.butler = memory_consolidation_plan.butler)
       and (memory_consolidation_plan.tenants is null or e.tenant_id = any(memory_consolidation_plan.tenants))
     group by e.tenant_id
@@ -457,8 +456,8 @@ end;
 $$;
 
 comment on function pymem.memory_consolidation_plan(text, text[], integer) is
-$$The consolidation backlog per tenant (all, or only those in tenants): live unconsolidated episodes (of butler,
-or all) and the oldest one's time. It first checks the run's arguments: batch (episodes per committed
+$$The consolidation backlog per tenant (all, or only those in tenants): unconsolidated episodes that were not
+forgotten (of butler, or all; expired ones included) and the oldest one's time. It first checks the run's arguments: batch (episodes per committed
 memory_consolidate call) between 1 and 1000 (PM002). Under row-level security a tenant sees its own; an elevated
 pymem_admin or the migrator sees every tenant (what pymem consolidate works through).
 Example: select * from pymem.memory_consolidation_plan();$$;
