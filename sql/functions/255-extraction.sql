@@ -469,6 +469,120 @@ its schedule, appointment or plan (pymem_private.extraction_clause).
 Example: select * from pymem_private.extract_statements('My sister Ana is a nurse. I moved to Porto in March.');$$;
 
 
+create or replace function pymem_private.speaker_kind(label text)
+returns text
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+-- who a chat line's label ("Maya:", "User:", "Assistant:") says is speaking: 'user' (the user of a user/assistant
+-- chat), 'agent' (the assistant: what it says is not a fact about anyone), 'person' (a named person), or NULL when
+-- the label names no one ("Note:", "Tool output:", "The email says:"): the line is text, not a turn
+return case
+    when pg_catalog.lower(label) in ('user', 'human', 'me') then 'user'
+    when pg_catalog.lower(label) in ('assistant', 'ai', 'bot', 'agent', 'claude', 'chatgpt', 'gpt', 'model', 'butler')
+        then 'agent'
+    when label !~ '^[A-Z][a-z]+( [A-Z][a-z]+)?$' then null
+    when pg_catalog.lower(pg_catalog.split_part(label, ' ', 1)) in (
+        'note', 'notes', 'update', 'reminder', 'edit', 'ps', 'fyi', 're', 'subject', 'question', 'answer', 'summary',
+        'warning', 'tip', 'btw', 'output', 'result', 'results', 'response', 'error', 'log', 'source', 'quote',
+        'document', 'message', 'instructions', 'instruction', 'context', 'transcript', 'system', 'tool', 'email',
+        'the', 'admin', 'developer', 'operator', 'important', 'todo', 'done', 'status', 'goal', 'plan', 'today',
+        'tomorrow', 'yesterday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday',
+        'example', 'problem', 'solution', 'step', 'steps', 'also', 'and', 'but', 'so', 'then', 'address', 'phone',
+        'name', 'date', 'time', 'location', 'title', 'description', 'details', 'comment', 'comments', 'feedback',
+        'review', 'rule', 'rules', 'policy', 'memory', 'fact', 'facts', 'data', 'info', 'information', 'file', 'page',
+        'website', 'link', 'url', 'code', 'command', 'prompt', 'reply', 'asked', 'said', 'says', 'wrote',
+        -- an order or a greeting before a colon: "Remember: always ...", "Quick one: ..."
+        'remember', 'save', 'store', 'add', 'keep', 'read', 'translate', 'render', 'please', 'standing', 'new',
+        'quick', 'ok', 'okay', 'hey', 'hi', 'hello', 'attention', 'urgent', 'fix', 'bug', 'issue', 'task', 'request',
+        'preference', 'preferences',
+        -- the fields of a note: "Hobbies: bouldering", "Diet: vegan"
+        'hobbies', 'hobby', 'likes', 'dislikes', 'allergies', 'allergy', 'diet', 'job', 'work', 'age', 'birthday',
+        'pets', 'pet', 'family', 'kids', 'health', 'food', 'music', 'books', 'movies', 'films', 'city', 'home',
+        'school', 'education', 'occupation', 'languages', 'language', 'interests', 'skills', 'favourites',
+        'favorites', 'favourite', 'favorite', 'contact', 'medication', 'medications', 'condition', 'conditions',
+        'schedule', 'appointment', 'appointments', 'goals', 'plans', 'partner', 'spouse', 'children', 'parents',
+        'friends', 'sport', 'sports', 'team', 'car', 'travel', 'trip'
+    ) then null
+    else 'person'
+end;
+
+comment on function pymem_private.speaker_kind(text) is
+$$Who a chat line's label says is speaking: 'user' ("User:"), 'agent' ("Assistant:"; its words are not facts
+about anyone), 'person' (a name of one or two capitalised words: "Maya:", "Tom Hale:"), or NULL for a label that
+names no one ("Note:", "Tool output:", "Update:"), whose line is read as text.
+Example: select pymem_private.speaker_kind('Maya'), pymem_private.speaker_kind('Note');$$;
+
+
+create or replace function pymem_private.speaker_turns(content text)
+returns table (speaker text, kind text, said text)
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_line text;
+    v_label text[];
+    v_kind text;
+    v_speaker text;
+    v_turn_kind text := 'user';
+    v_said text := '';
+begin
+    -- a line "Name: text" starts a turn of Name; a line without such a label continues the turn; text before any
+    -- label is the user's
+    for v_line in select l from pg_catalog.regexp_split_to_table(content, '\n') as l loop
+        v_label := pg_catalog.regexp_match(v_line, '^\s*([[:alpha:]][[:alpha:] ]{0,40}?)\s*:\s+(.*)$');
+        v_kind := case when v_label is not null then pymem_private.speaker_kind(v_label[1]) end;
+        if v_kind is null then
+            v_said := v_said || case when v_said = '' then '' else E'\n' end || v_line;
+            continue;
+        end if;
+        if pg_catalog.btrim(v_said) <> '' then
+            return query select v_speaker, v_turn_kind, pg_catalog.btrim(v_said);
+        end if;
+        v_speaker := case when v_kind = 'person' then v_label[1] end;
+        v_turn_kind := v_kind;
+        v_said := v_label[2];
+    end loop;
+    if pg_catalog.btrim(v_said) <> '' then
+        return query select v_speaker, v_turn_kind, pg_catalog.btrim(v_said);
+    end if;
+end;
+$$;
+
+comment on function pymem_private.speaker_turns(text) is
+$$An episode's turns: (speaker, kind, said) per run of lines that begins with a speaker's label
+(pymem_private.speaker_kind); the text before any label, or an episode without one, is the user's (speaker NULL,
+kind 'user').
+Example: select * from pymem_private.speaker_turns(E'Maya: I just started at the bakery\nTom: congrats!');$$;
+
+
+create or replace function pymem_private.spoken_by(phrase text, speaker text)
+returns text
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+-- "the user" of a statement or subject drawn from a named speaker's words is that speaker
+return case
+    when speaker is null then phrase
+    else pg_catalog.regexp_replace(
+        pg_catalog.regexp_replace(phrase, '\m(the )?user''s\M', speaker || '''s', 'gi'),
+        '\m(the )?user\M', speaker, 'gi'
+    )
+end;
+
+comment on function pymem_private.spoken_by(text, text) is
+$$A subject or statement the extractor wrote of "the user", of the named speaker whose words it was drawn from
+(NULL speaker: unchanged).
+Example: select pymem_private.spoken_by('The user''s sister works as dentist.', 'Maya');$$;
+
+
 create or replace function pymem.memory_extract(content text)
 returns table (memory_type text, subject text, predicate text, statement text, negated boolean)
 language sql
@@ -477,9 +591,23 @@ parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
 as $$
-    with found as (
+    with spoken as (
+        -- each turn of the episode, of its speaker: the assistant's words are not facts about anyone, and only the
+        -- user asks the agent for a standing rule
+        select
+            x.memory_type,
+            pymem_private.spoken_by(x.subject, t.speaker) as subject,
+            x.predicate,
+            pymem_private.spoken_by(x.statement, t.speaker) as statement,
+            x.negated
+        from pymem_private.speaker_turns(pymem_private.require_text('content', content, 100000)) as t
+        cross join lateral pymem_private.extract_statements(t.said) as x
+        where t.kind <> 'agent' and (x.memory_type = 'fact' or t.kind = 'user')
+    ),
+
+    found as (
         select distinct on (x.memory_type, x.subject, x.predicate) x.*
-        from pymem_private.extract_statements(content) as x
+        from spoken as x
         order by x.memory_type, x.subject, x.predicate, pg_catalog.length(x.statement) desc
     )
     select f.* from found as f
@@ -502,5 +630,7 @@ conditions, medication, diet, likes and dislikes, possessions, pets, goals, deci
 do, schedules, appointments, travel plans, negations of these, and standing requests to the agent). A
 sentence that is a question, hypothetical, counterfactual or hedge yields nothing. Predicates of what a user can
 have several of carry the value (likes:garlic), so that only a single-valued one (lives_in, name, diet, ...)
-supersedes an earlier fact. The patterns are rows of pymem_private.extraction_patterns.
+supersedes an earlier fact. The patterns are rows of pymem_private.extraction_patterns. A chat line's label says
+who speaks (pymem_private.speaker_turns): "Maya: I moved to Porto" is a fact of Maya's, not the user's; an
+assistant's turn ("Assistant: ...") yields nothing, and only the user's words (no label, or "User:") a rule.
 Example: select * from memory_extract(content => 'actually I moved to Porto in March, loving it');$$;

@@ -1,0 +1,60 @@
+"""Who said it (pymem_private.speaker_turns): a chat line's label makes the speaker the subject of what the
+built-in extractor draws from it, an assistant's turn yields nothing, and only the user's words make a rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from tests.conftest import Tenant
+from tests.sqlapi import call, store_episode
+
+
+def extracted(conn: psycopg.Connection[Any], content: str) -> set[tuple[str, str | None, str]]:
+    return {
+        (row[0], row[1], row[2])
+        for row in conn.execute(
+            "select memory_type, subject, statement from pymem.memory_extract(%s::text)", (content,)
+        ).fetchall()
+    }
+
+
+def test_a_named_speaker_is_the_subject_never_the_user(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        assert extracted(conn, "Maya: My name is Maya and I work as a nurse.") == {
+            ("fact", "Maya", "Maya's name is Maya."),
+            ("fact", "Maya", "Maya works as nurse."),
+        }
+        # two speakers in one episode: each line's facts are its speaker's
+        both = extracted(conn, "Maya: I have a dog named Pixel.\nTom: I am allergic to cats.")
+        assert both == {("fact", "Maya", "Maya has a dog."), ("fact", "Tom", "Tom is allergic to cats.")}
+        # what the user of a user/assistant chat says stays the user's; the assistant's turn says nothing
+        assert extracted(conn, "User: I work as a carpenter.") == {("fact", "user", "The user works as carpenter.")}
+        assert extracted(conn, "Assistant: Since you work as a carpenter, try oak.") == set()
+        assert extracted(conn, "User: I have a dog.\nAssistant: I have a cat.") == {
+            ("fact", "user", "The user has a dog.")
+        }
+
+
+def test_only_the_user_asks_for_a_rule_and_a_label_that_names_no_one_is_text(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        assert extracted(conn, "Maya: from now on, always answer in French please.") == set()
+        (rule,) = extracted(conn, "Remember: from now on, always answer in French please.")
+        assert rule[0] == "rule"
+        assert extracted(conn, "Note: I work as a carpenter.") == {("fact", "user", "The user works as carpenter.")}
+        kinds = conn.execute(
+            "select pymem_private.speaker_kind(l) from unnest(array['Maya', 'Tom Hale', 'User', 'Assistant',"
+            " 'Note', 'Tool output', 'The email says', 'Remember']) as l"
+        ).fetchall()
+    assert [k for (k,) in kinds] == ["person", "person", "user", "agent", None, None, None, None]
+
+
+def test_consolidation_files_a_group_chat_under_its_speakers(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        store_episode(conn, "Maya: I moved to Leeds last spring.", "chat")
+        store_episode(conn, "Tom: I work as a teacher.", "chat")
+        store_episode(conn, "Assistant: I work as an assistant.", "chat")
+        call(conn, "memory_consolidate")
+        facts = conn.execute("select subject, content from pymem.facts order by subject").fetchall()
+    assert {s for s, _ in facts} == {"Maya", "Tom"} and len(facts) >= 2, facts
