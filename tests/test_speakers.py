@@ -58,3 +58,32 @@ def test_consolidation_files_a_group_chat_under_its_speakers(as_tenant: Tenant) 
         call(conn, "memory_consolidate")
         facts = conn.execute("select subject, content from pymem.facts order by subject").fetchall()
     assert {s for s, _ in facts} == {"Maya", "Tom"} and len(facts) >= 2, facts
+
+
+def test_fragments_and_sentences_about_someone_else_are_not_stored(as_tenant: Tenant) -> None:
+    """What the realistic chats (eval/conversations) showed the extractor storing: a value that is a fragment of
+    its sentence, a sentence about the person spoken to, an appointment told in the past or on a condition."""
+    with as_tenant("acme") as conn:
+        complete = conn.execute(
+            "select v, pymem_private.complete_value(v) from unnest(array['coeliac disease', '34', 'be fluent in"
+            " Japanese', 'pass the N5 in', 'each other', 'now', 'me', 'is awesome']) as v"
+        ).fetchall()
+        assert dict(complete) == {
+            "coeliac disease": True,
+            "34": True,
+            "be fluent in Japanese": True,
+            "pass the N5 in": False,
+            "each other": False,
+            "now": False,
+            "me": False,
+            "is awesome": False,
+        }
+        assert extracted(conn, "Rosa: You will speak Spanish every day.") == set()
+        assert extracted(conn, "Rosa: I speak Spanish every day.") == {("fact", "Rosa", "Rosa speaks Spanish.")}
+        assert extracted(conn, "The operation on Tuesday was only twenty minutes.") == set()
+        assert extracted(conn, "interview's on the 20th if i get through") == set()
+        (appointment,) = extracted(conn, "I have a dentist appointment on Tuesday at 3pm.")
+        assert appointment[1] == "user" and "appointment" in appointment[2]
+        assert extracted(conn, "I own a 2008 Corolla that refuses to die") == {
+            ("fact", "user", "The user owns Corolla.")
+        }

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pymem_dev.evaluation.tables import BEIR_HEADER, beir_rows
+from pymem_dev.evaluation.tables import BEIR_HEADER, CONVERSATION_HEADER, beir_rows, conversation_rows
 from pymem_dev.reports import fmt, table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -377,6 +377,12 @@ def extraction_table(ev: Results) -> str:
     )
 
 
+def conversation_table(ev: Results) -> str:
+    if "conversations" not in ev:
+        return "Not measured in this run.\n"
+    return table(CONVERSATION_HEADER, conversation_rows(ev["conversations"]))
+
+
 def poisoning_table(ev: Results) -> str:
     p = ev["poisoning"]
     rows = []
@@ -517,6 +523,7 @@ REGIONS: dict[str, dict[str, Renderer]] = {
         "grounding": lambda ev, b, b100: grounding_table(ev),
         "extraction": lambda ev, b, b100: extraction_table(ev),
         "poisoning": lambda ev, b, b100: poisoning_table(ev),
+        "conversations": lambda ev, b, b100: conversation_table(ev),
         "token-efficiency": lambda ev, b, b100: token_efficiency_table(ev),
         "bench": lambda ev, b, b100: bench_tables(b),
         "bench-100k": lambda ev, b, b100: bench_100k_lines(b100),

@@ -12,7 +12,16 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from pymem_dev import reports
-from pymem_dev.evaluation import beir, extraction, golden, grounding, poisoning, relevance_fit, token_efficiency
+from pymem_dev.evaluation import (
+    beir,
+    conversations,
+    extraction,
+    golden,
+    grounding,
+    poisoning,
+    relevance_fit,
+    token_efficiency,
+)
 from pymem_dev.evaluation.dataset import CATEGORIES, SPLITS, Dataset
 from pymem_dev.evaluation.embedcache import EmbedderLike
 
@@ -102,6 +111,7 @@ def run(
         result["grounding"] = grounding.run_grounding(conn)
         result["extraction"] = extraction.run_extraction(conn)
         result["poisoning"] = poisoning.run_poisoning(conn, embedder)
+        result["conversations"] = conversations.run_conversations(conn)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -258,6 +258,46 @@ def extraction_tables(result: dict[str, Any]) -> str:
     )
 
 
+def conversation_rows(result: dict[str, Any]) -> list[list[str]]:
+    """A row per split of eval/conversations: consolidation of realistic chats (shared with tools/docs_figures)."""
+    return [
+        [
+            split,
+            str(result[split]["turns"]),
+            str(result[split]["labelled"]),
+            str(result[split]["stored"]),
+            fmt(result[split]["precision"]),
+            fmt(result[split]["recall"]),
+            fmt(result[split]["subject_right"]),
+            f"{fmt(result[split]['evidence_reachable_through_facts'])} /"
+            f" {fmt(result[split]['evidence_reachable_through_episodes'])}",
+        ]
+        for split in ("test", "dev")
+        if split in result
+    ]
+
+
+CONVERSATION_HEADER = [
+    "split",
+    "turns",
+    "labelled facts",
+    "facts stored",
+    "precision",
+    "recall",
+    "subject right",
+    "questions reachable: facts / episodes",
+]
+
+
+def conversation_tables(result: dict[str, Any]) -> str:
+    """Consolidation of realistic multi-session chats (eval/conversations)."""
+    return (
+        "Consolidation of realistic chats (eval/conversations/chats.jsonl, built-in extractor; written on dev, test"
+        " is held out; targets on test: precision >= 0.85, subject right >= 0.95):\n\n"
+        + table(CONVERSATION_HEADER, conversation_rows(result))
+    )
+
+
 def poisoning_tables(result: dict[str, Any]) -> str:
     """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
     rows = []
@@ -313,6 +353,8 @@ def tables(result: dict[str, Any]) -> str:
         parts.append(extraction_tables(result["extraction"]))
     if "poisoning" in result:
         parts.append(poisoning_tables(result["poisoning"]))
+    if "conversations" in result:
+        parts.append(conversation_tables(result["conversations"]))
     if "beir" in result:
         parts.append(beir_tables(result["beir"]))
     return "\n\n".join(parts)

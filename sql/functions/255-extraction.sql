@@ -84,7 +84,7 @@ return nullif(
             pg_catalog.regexp_replace(
                 value,
                 -- a value ends where the clause goes on
-                '\s+(and|but|so|because|bc|since|which|who|lol|haha|btw|tho|though|now|too|anyway|for|from|with'
+                '\s+(and|but|so|because|bc|since|which|who|that|lol|haha|btw|tho|though|now|too|anyway|for|from|with'
                 || '|when|while|just|as|to|at|in|on|every|each|last|next|this|these|here|there|still|yet|already|ever'
                 || '|obviously|honestly|really|basically|literally|though|days|lately|anymore|again|at all)\M.*$',
                 '',
@@ -100,6 +100,71 @@ return nullif(
 
 comment on function pymem_private.extraction_value(text) is
 'A captured value cut where its clause goes on ("Porto now, loving it" -> "Porto"), without trailing punctuation.';
+
+
+create or replace function pymem_private.without_trailing_function_words(value text)
+returns text
+language plpgsql
+stable  -- ts_lexize reads the english_stem dictionary
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_value text := pg_catalog.btrim(value);
+    v_last text[];
+begin
+    -- "learn Spanish this" -> "learn Spanish", "pass the N5 in" -> "pass the N5": a pattern's capture that ran
+    -- into the next clause; at most five words go
+    for i in 1 .. 5 loop
+        v_last := pg_catalog.regexp_match(v_value, '^(.*?)[\s,;:]+([[:alpha:]'']+)[\s,.;:!?]*$');
+        exit when v_last is null
+            or pg_catalog.ts_lexize('english_stem'::regdictionary, pg_catalog.lower(v_last[2])) is distinct from '{}';
+        v_value := v_last[1];
+    end loop;
+    return v_value;
+end;
+$$;
+
+comment on function pymem_private.without_trailing_function_words(text) is
+$$A captured value without the English function words it ends in (the stop words of PostgreSQL's english_stem
+dictionary), at most five: "learn Spanish this" -> "learn Spanish"; a one-word value is left as it is.
+Example: select pymem_private.without_trailing_function_words('pass the N5 in');$$;
+
+
+create or replace function pymem_private.complete_value(value text)
+returns boolean
+language sql
+stable  -- ts_lexize reads the english_stem dictionary
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+-- a value that ends in a function word ("pass the N5 in", "each other"), is nothing but function words ("now",
+-- "me", "those") or opens with a verb of being ("is awesome") is a fragment of a sentence, not a claim; a number
+-- ("34") is a value
+return value is not null
+    and (
+        value ~ '[0-9][^[:alpha:]]*$'
+        or pg_catalog.ts_lexize(
+            'english_stem'::regdictionary,
+            pg_catalog.lower(coalesce((pg_catalog.regexp_match(value, '([[:alpha:]'']+)[^[:alpha:]]*$'))[1], ''))
+        ) is distinct from '{}'
+    )
+    and value !~* '^\s*(is|are|was|were|am)\M'
+    and (
+        value ~ '[0-9]'
+        or exists (
+            select from pg_catalog.regexp_matches(value, '[[:alpha:]][[:alpha:]'']*', 'g') as m
+            where pg_catalog.ts_lexize('english_stem'::regdictionary, pg_catalog.lower(m[1])) is distinct from '{}'
+        )
+    );
+
+comment on function pymem_private.complete_value(text) is
+$$Whether a value the extractor read is a claim and not a fragment: it does not end in an English function word
+("pass the N5 in", "each other"), is not only function words ("now", "me", "those") and does not open with a verb
+of being ("is awesome"); a number counts as a word ("34"). The function words are the stop words of PostgreSQL's
+english_stem dictionary.
+Example: select pymem_private.complete_value('coeliac disease'), pymem_private.complete_value('pass the N5 in');$$;
 
 
 create or replace function pymem_private.extraction_pattern_rows(kinds text[])
@@ -237,7 +302,7 @@ as $$
                 -- a name ends at its first word in lower case ("St. Mary's hospital"; case-insensitive patterns)
                 when m.value_is_name
                     then pg_catalog.regexp_replace(c.value, '\s+(?!(?:of|de|da|del|van|von|le|la)\s)[[:lower:]].*$', '')
-                else c.value
+                else pymem_private.without_trailing_function_words(c.value)
             end as value
         from pymem_private.extraction_matches(extraction_facts.sentence, extraction_facts.kinds) as m
         cross join lateral (
@@ -251,15 +316,18 @@ as $$
             end as value
         ) as c
     ) as v
-    where v.value ~ v.value_check and not (extraction_facts.about_others and v.user_only)
+    where v.value ~ v.value_check
+      and not (extraction_facts.about_others and v.user_only)
+      and pymem_private.complete_value(v.value)
     order by v.n
 $$;
 
 comment on function pymem_private.extraction_facts(text, boolean, text[]) is
 $$The facts about the user that the patterns of the given kinds ('favourite', 'fact', 'negation') find in one
 sentence, in pattern order: the value read as the pattern's row says (cut where its clause goes on, a name at its
-first word in lower case), checked by its value_check, and dropped if the pattern is user_only and the sentence
-is about someone else (about_others).
+first word in lower case), checked by its value_check, dropped if it is a fragment
+(pymem_private.complete_value) or if the pattern is user_only and the sentence is about someone else
+(about_others).
 Example: select * from pymem_private.extraction_facts('I moved to Porto in March', false, array['fact']);$$;
 
 
@@ -395,6 +463,8 @@ as $$
                 when sentence ~* ('\m(every|each)\s+(other\s+)?(' || c.days || ')\M|\mthe (first|second|third|last) ('
                                   || c.days || ') of (every|each|the) month\M')
                     then 'schedule'
+                -- an appointment or a plan is to come and certain: not told in the past, not on a condition
+                when sentence ~* '\m(was|were|had|went|did|if)\M' then null
                 when sentence ~* ('\m(appointment|interview|ceremony|check-?up|surgery|exam|operation|hearing|viewing)\M'
                                   || '[^.!?]*\m(on|at|next|this|tomorrow)\s+([[:alnum:]]+)')
                      and sentence ~* ('\m(' || c.days || '|tomorrow|january|february|march|april|may|june|july|august'
@@ -443,6 +513,8 @@ begin
         -- a question, hypothetical, counterfactual or hedge asserts nothing
         continue when pymem_private.speculation(v_sentence) is not null
             or pymem_private.extraction_says(v_sentence, 'hedge');
+        -- a sentence about the person spoken to ("you will speak Spanish every day") says nothing of the speaker
+        continue when v_sentence ~* '^\s*(you|you''ll|you''re|you''ve|you''d|your|u|ur)\M(?!\s+(know|see)\M)';
         -- a sentence about someone else ("my son has a nut allergy") says nothing of the user's health or work
         v_others := pymem_private.extraction_says(v_sentence, 'about_others');
         return query select * from pymem_private.extraction_facts(v_sentence, v_others, array['favourite', 'fact']);
