@@ -87,3 +87,14 @@ def test_fragments_and_sentences_about_someone_else_are_not_stored(as_tenant: Te
         assert extracted(conn, "I own a 2008 Corolla that refuses to die") == {
             ("fact", "user", "The user owns Corolla.")
         }
+
+
+def test_between_people_only_a_sentence_in_the_first_person_is_about_the_speaker(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        assert extracted(conn, "Priya: did u see him eat two slices of cake tho. DIABETES DAD") == set()
+        assert extracted(conn, "Priya: I have diabetes, type 1.") != set()
+        # a birthday needs its month: "the 2nd" alone is not one
+        assert extracted(conn, "Maya: my birthday is the 2nd. big 3 0") == set()
+        assert extracted(conn, "Maya: my birthday is on 2 October.") == {
+            ("fact", "Maya", "Maya's birthday is 2 October.")
+        }

@@ -164,7 +164,9 @@ cross join lateral (
     (
         'fact', 350, 'birthday', 'birthday',
         '(?:\mmy\s+|^)birthday(?:''s| is)?\s+(?:on\s+)?(?:the\s+)?([[:alnum:]]+(?:\s+(?:of\s+)?[[:alnum:]]+){0,2})',
-        '\d|^[A-Z]', 'The user''s birthday is %s.', false, array['birthday'], 'My birthday is on 12 March.'
+        -- a day and a month ("12 March", "March 12th", "12/03"), or a name ("Christmas Eve"); not "the 2nd" alone
+        '\d.*[[:alpha:]]{3}|[[:alpha:]]{3}.*\d|\d{1,2}[/.-]\d{1,2}|^[A-Z]', 'The user''s birthday is %s.', false,
+        array['birthday'], 'My birthday is on 12 March.'
     ),
     (
         'fact', 360, 'lives in', 'lives_in',

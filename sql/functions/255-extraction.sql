@@ -491,7 +491,11 @@ $$A sentence that states a schedule ("every other Tuesday"), an appointment (a d
 Example: select * from pymem_private.extraction_clause('gym at 6am every weekday');$$;
 
 
-create or replace function pymem_private.extract_statements(content text)
+-- the one-argument form (before the speaker of a chat line was known) goes: a call with one argument would be
+-- ambiguous between it and the form with a default
+drop function if exists pymem_private.extract_statements(text);
+
+create or replace function pymem_private.extract_statements(content text, first_person_only boolean default false)
 returns table (memory_type text, subject text, predicate text, statement text, negated boolean)
 language plpgsql
 stable
@@ -515,6 +519,10 @@ begin
             or pymem_private.extraction_says(v_sentence, 'hedge');
         -- a sentence about the person spoken to ("you will speak Spanish every day") says nothing of the speaker
         continue when v_sentence ~* '^\s*(you|you''ll|you''re|you''ve|you''d|your|u|ur)\M(?!\s+(know|see)\M)';
+        -- between people who talk of others, joke and quote ("DIABETES DAD", "leo is obsessed with trains"), only a
+        -- sentence in the first person is about the speaker
+        continue when first_person_only
+            and v_sentence !~* '\m(i|i''m|im|i''ve|ive|i''d|i''ll|my|me|mine|myself)\M';
         -- a sentence about someone else ("my son has a nut allergy") says nothing of the user's health or work
         v_others := pymem_private.extraction_says(v_sentence, 'about_others');
         return query select * from pymem_private.extraction_facts(v_sentence, v_others, array['favourite', 'fact']);
@@ -532,12 +540,14 @@ begin
 end;
 $$;
 
-comment on function pymem_private.extract_statements(text) is
+comment on function pymem_private.extract_statements(text, boolean) is
 $$Every statement the patterns of memory_extract find in an episode, duplicates included: the rule it states
 (pymem_private.extraction_rule), then for each sentence (pymem_private.extraction_sentences) that is not a
 question, hypothetical or hedge, the facts of the patterns of pymem_private.extraction_patterns (favourites,
 facts about the user, languages, negations, relations) or, when none is found and the sentence is about the user,
-its schedule, appointment or plan (pymem_private.extraction_clause).
+its schedule, appointment or plan (pymem_private.extraction_clause). A sentence about the person spoken to
+("you will ...") yields nothing; with first_person_only (a named speaker's turn), neither does one without "I",
+"my" or "me".
 Example: select * from pymem_private.extract_statements('My sister Ana is a nurse. I moved to Porto in March.');$$;
 
 
@@ -673,7 +683,7 @@ as $$
             pymem_private.spoken_by(x.statement, t.speaker) as statement,
             x.negated
         from pymem_private.speaker_turns(pymem_private.require_text('content', content, 100000)) as t
-        cross join lateral pymem_private.extract_statements(t.said) as x
+        cross join lateral pymem_private.extract_statements(t.said, t.kind = 'person') as x
         where t.kind <> 'agent' and (x.memory_type = 'fact' or t.kind = 'user')
     ),
 
