@@ -142,7 +142,8 @@ set search_path = pg_catalog, pg_temp
 -- a value that ends in a function word ("pass the N5 in", "each other"), is nothing but function words ("now",
 -- "me", "those") or opens with a verb of being ("is awesome") is a fragment of a sentence, not a claim; a number
 -- ("34") is a value
-return value is not null
+return (
+    value is not null
     and (
         value ~ '[0-9][^[:alpha:]]*$'
         or pg_catalog.ts_lexize(
@@ -157,7 +158,8 @@ return value is not null
             select from pg_catalog.regexp_matches(value, '[[:alpha:]][[:alpha:]'']*', 'g') as m
             where pg_catalog.ts_lexize('english_stem'::regdictionary, pg_catalog.lower(m[1])) is distinct from '{}'
         )
-    );
+    )
+);
 
 comment on function pymem_private.complete_value(text) is
 $$Whether a value the extractor read is a claim and not a fragment: it does not end in an English function word
