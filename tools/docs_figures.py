@@ -136,6 +136,23 @@ def retrieval_rows(ev: Results) -> list[list[str]]:
     return rows
 
 
+def conversation_rows_of_readme(ev: Results) -> list[list[str]]:
+    """The README's row on realistic chats (eval/conversations), when the run has it."""
+    if "test" not in ev.get("conversations", {}):
+        return []
+    c = ev["conversations"]["test"]
+    return [
+        [
+            f"the same, consolidating {c['conversations']} realistic multi-session chats ({c['turns']} held-out turns,"
+            " `eval/conversations`)",
+            f"{c['stored']} facts stored of {c['labelled']} labelled: precision {fmt(c['precision'])} (target 0.85),"
+            f" recall {fmt(c['recall'])}, subject right {fmt(c['subject_right'])}; questions whose evidence gave a"
+            f" fact {fmt(c['evidence_reachable_through_facts'])} (raw episodes"
+            f" {fmt(c['evidence_reachable_through_episodes'])})",
+        ]
+    ]
+
+
 def lifecycle_rows(ev: Results) -> list[list[str]]:
     """The README's rows on what is stored and shown: grounding, poisoning, consolidation, memory_context."""
     grounding = ev["grounding"]["test"]
@@ -161,6 +178,7 @@ def lifecycle_rows(ev: Results) -> list[list[str]]:
             f"consolidation's built-in extractor, {extraction['episodes']} held-out chat episodes",
             f"precision {fmt(extraction['precision'])} (target > 0.85), recall {fmt(extraction['recall'])}",
         ],
+        *conversation_rows_of_readme(ev),
         [
             "`memory_context` (five blocks) against the most recent memories in the same tokens",
             "coverage "
