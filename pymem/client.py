@@ -305,7 +305,7 @@ class PendingEpisode(Row):
 class ImportPlanStep(Row):
     """A row of pymem.memory_import_plan: what importing a file does to its chunk n."""
 
-    chunk: int
+    chunk: int | None  # NULL for a fact the file no longer has (action retracted)
     predicate: str
     action: str
     fact_id: UUID | None

@@ -330,7 +330,8 @@ def import_file(
     try:
         with tenant_transaction(conn, tenant, actor=ACTOR):
             plan = client.import_plan(subject=file.subject, chunks=chunks, scope=scope, source_date=dated)
-            positions = [step.chunk for step in plan if step.needs_embedding]
+            # a chunk to embed is new or updated, so it has its position (a retracted fact's chunk is NULL)
+            positions = [step.chunk for step in plan if step.needs_embedding and step.chunk is not None]
             embeddings: list[np.ndarray | None] = [None] * len(chunks)
             token_counts: list[int | None] = [None] * len(chunks)
             for n, vector in zip(positions, embedder.embed_many([chunks[n - 1] for n in positions]), strict=True):

@@ -57,12 +57,14 @@ def rows_mentioning(superuser: psycopg.Connection[Any], needle: str) -> dict[str
 
 
 def pages_mentioning(superuser: psycopg.Connection[Any], needle: str) -> list[str]:
-    """The relations (tables, their TOAST and indexes) of pymem whose raw pages hold needle's bytes."""
+    """The relations (tables, their TOAST and indexes) of pymem whose raw pages hold needle's bytes; not the
+    embedding model's vocabulary (pymem_private.model_words: "lithium" is one of its 21,722 words, nobody's memory)."""
     superuser.execute("create extension if not exists pageinspect")
     relations = superuser.execute(
         "select c.oid::regclass::text, c.relkind from pg_class as c join pg_namespace as n on n.oid = c.relnamespace"
         " where n.nspname in ('pymem', 'pymem_private', 'pg_toast') and c.relkind in ('r', 't', 'i')"
         " and c.relpersistence = 'p' and pg_relation_size(c.oid) > 0"
+        " and c.oid not in ('pymem_private.model_words'::regclass, 'pymem_private.model_words_pkey'::regclass)"
         " and (n.nspname <> 'pg_toast' or c.oid in (select reltoastrelid from pg_class join pg_namespace as s"
         "      on s.oid = relnamespace where s.nspname in ('pymem', 'pymem_private')))"
     ).fetchall()

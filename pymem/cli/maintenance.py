@@ -212,31 +212,8 @@ def _add_thresholds(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-drift", type=float, help="largest drop from baseline (SQL's default: 0.05)")
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add `pymem index-health`, `maintain`, `worker`, `reembed`, `janitor` and `consolidate` to the parser."""
-    health = sub.add_parser(
-        "index-health",
-        help="recall@k of the vector indexes against exact search; exit 1 when unhealthy",
-        description="Measure recall@k of every vector index against exact search, overall and filtered by tenant"
-        " and by tag, with the settings searches use. The first measurement is the baseline; healthy means recall"
-        " >= --min-recall and drift from the baseline <= --max-drift.",
-    )
-    _add_thresholds(health)
-    health.add_argument("--tenant", help="measure this tenant (default: the smallest and the largest)")
-    health.add_argument("--tag", help="measure this tag (default: the most common)")
-    health.add_argument("--json", action="store_true", help="print JSON")
-    health.set_defaults(func=_index_health)
-
-    maintain = sub.add_parser(
-        "maintain",
-        help="measure index health and rebuild (REINDEX CONCURRENTLY) what is below threshold",
-        description="Measure index health; rebuild every unhealthy index concurrently (after resetting HNSW build"
-        " options below pgvector's defaults), measure again and record the rebuild. Exit 1 if still unhealthy.",
-    )
-    _add_thresholds(maintain)
-    maintain.add_argument("--force", action="store_true", help="rebuild every vector index")
-    maintain.set_defaults(func=_maintain)
-
+def _register_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `pymem worker`: consolidation and index health on a schedule."""
     worker = sub.add_parser(
         "worker",
         help="consolidate episodes and keep the vector indexes healthy, on a schedule (foreground)",
@@ -262,6 +239,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--once", action="store_true", help="consolidate and check once, then exit (1 when still unhealthy)"
     )
     worker.set_defaults(func=_worker)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `pymem index-health`, `maintain`, `worker`, `reembed`, `janitor` and `consolidate` to the parser."""
+    health = sub.add_parser(
+        "index-health",
+        help="recall@k of the vector indexes against exact search; exit 1 when unhealthy",
+        description="Measure recall@k of every vector index against exact search, overall and filtered by tenant"
+        " and by tag, with the settings searches use. The first measurement is the baseline; healthy means recall"
+        " >= --min-recall and drift from the baseline <= --max-drift.",
+    )
+    _add_thresholds(health)
+    health.add_argument("--tenant", help="measure this tenant (default: the smallest and the largest)")
+    health.add_argument("--tag", help="measure this tag (default: the most common)")
+    health.add_argument("--json", action="store_true", help="print JSON")
+    health.set_defaults(func=_index_health)
+
+    maintain = sub.add_parser(
+        "maintain",
+        help="measure index health and rebuild (REINDEX CONCURRENTLY) what is below threshold",
+        description="Measure index health; rebuild every unhealthy index concurrently (after resetting HNSW build"
+        " options below pgvector's defaults), measure again and record the rebuild. Exit 1 if still unhealthy.",
+    )
+    _add_thresholds(maintain)
+    maintain.add_argument("--force", action="store_true", help="rebuild every vector index")
+    maintain.set_defaults(func=_maintain)
+
+    _register_worker(sub)
 
     reembed = sub.add_parser(
         "reembed",
