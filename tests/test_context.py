@@ -1349,8 +1349,8 @@ def test_block_ordering(as_tenant: Tenant) -> None:
 
 
 def test_history_keeps_the_recent_episodes_closest_to_the_prompt(as_tenant: Tenant, embedder: Embedder) -> None:
-    """History's candidates come from a window of the butler's newest episodes (3 x max_history, at least 30):
-    within it the episodes closest to the prompt win over newer small talk; outside it nothing is recalled."""
+    """History's candidates come from the butler's newest episodes (3 x max_history, at least 30) and as many of
+    its episodes closest to the prompt: the closest win over newer small talk, however much of it came after."""
     texts = [
         "The dentist appointment was moved to Monday at noon",
         "The user booked a dentist appointment for Friday at 3pm",
@@ -1362,7 +1362,7 @@ def test_history_keeps_the_recent_episodes_closest_to_the_prompt(as_tenant: Tena
     for text in texts:
         with as_tenant("acme") as conn:
             ordered.append(store_episode(conn, text, "health", embedder))
-    too_old, relevant, *chatter = ordered
+    _too_old, relevant, *chatter = ordered
     with as_tenant("acme") as conn:
         window = [
             r["memory_id"]
@@ -1373,8 +1373,27 @@ def test_history_keeps_the_recent_episodes_closest_to_the_prompt(as_tenant: Tena
         # without an embedding of the prompt, History is the most important and recent episodes, as before
         plain = [r["memory_id"] for r in candidates(conn, "When is the dentist appointment?", None)]
         assert set(plain) & set(ordered) == set(chatter[-2:])
-        # the window holds the 30 newest: with 30 newer episodes, the relevant one is out of it
+        # with 30 newer episodes the relevant one is no longer among the newest, and still a candidate
         for n in range(30):
             store_episode(conn, f"Small talk about the garden, part {n}", "health", embedder)
         later = [r["memory_id"] for r in candidates(conn, "When is the dentist appointment?", embedder)]
-        assert relevant not in later and too_old not in later
+        assert relevant in later
+
+
+def test_an_older_episode_that_answers_the_prompt_reaches_history(as_tenant: Tenant, embedder: Embedder) -> None:
+    """History is chosen from the butler's newest episodes and from its episodes closest to the prompt, however
+    old: the turn that answers is not left out because 40 newer turns came after it."""
+    answer = "Maya: my dog Biscuit is a golden retriever, he turned four in May"
+    with as_tenant("acme") as conn:
+        old = store_episode(conn, answer, "chat", embedder)
+        for n in range(40):
+            store_episode(conn, f"Tom: haha ok, see you at {n % 12 + 1} then, bringing snacks", "chat", embedder)
+        prompt = "What breed is Maya's dog?"
+        rows = candidates(conn, prompt, embedder, butler="chat")
+        history = [r["memory_id"] for r in rows if r["section"] == "history"]
+        block = context(conn, prompt, embedder, butler="chat", token_budget=600)
+        # without a prompt embedding only the newest are looked at: the old turn is not a candidate
+        newest_only = candidates(conn, prompt, None, butler="chat")
+    assert old in history
+    assert old in {item.candidate.memory_id for item in block.items}
+    assert old not in [r["memory_id"] for r in newest_only if r["section"] == "history"]

@@ -25,7 +25,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pymem_dev.evaluation.tables import BEIR_HEADER, CONVERSATION_HEADER, beir_rows, conversation_rows
+from pymem_dev.evaluation.tables import (
+    BEIR_HEADER,
+    CONTEXT_REACH_HEADER,
+    CONVERSATION_HEADER,
+    beir_rows,
+    context_reach_rows,
+    conversation_rows,
+)
 from pymem_dev.reports import fmt, table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -398,7 +405,14 @@ def extraction_table(ev: Results) -> str:
 def conversation_table(ev: Results) -> str:
     if "conversations" not in ev:
         return "Not measured in this run.\n"
-    return table(CONVERSATION_HEADER, conversation_rows(ev["conversations"]))
+    text = table(CONVERSATION_HEADER, conversation_rows(ev["conversations"]))
+    if "conversation_context" in ev:
+        text += (
+            "\nThe same chats, nothing consolidated: questions whose evidence turn is in memory_search's top 5 and in"
+            f" the {ev['conversation_context']['budget']}-token memory_context block (target: the block at least the"
+            " top 5 minus 0.10):\n\n" + table(CONTEXT_REACH_HEADER, context_reach_rows(ev["conversation_context"]))
+        )
+    return text
 
 
 def poisoning_table(ev: Results) -> str:

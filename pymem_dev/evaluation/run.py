@@ -14,6 +14,7 @@ from pgvector.psycopg import register_vector
 from pymem_dev import reports
 from pymem_dev.evaluation import (
     beir,
+    conversation_context,
     conversations,
     extraction,
     golden,
@@ -112,6 +113,7 @@ def run(
         result["extraction"] = extraction.run_extraction(conn)
         result["poisoning"] = poisoning.run_poisoning(conn, embedder)
         result["conversations"] = conversations.run_conversations(conn)
+        result["conversation_context"] = conversation_context.run_context_reach(conn, embedder)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -298,6 +298,32 @@ def conversation_tables(result: dict[str, Any]) -> str:
     )
 
 
+CONTEXT_REACH_HEADER = ["split", "questions", "memory_search top 5", "600-token block", "met"]
+
+
+def context_reach_rows(result: dict[str, Any]) -> list[list[str]]:
+    """A row per split: questions of eval/conversations whose evidence turn memory_search's top 5 and the
+    memory_context block reach (shared with tools/docs_figures)."""
+    return [
+        [
+            split,
+            str(result[split]["questions"]),
+            fmt(result[split]["search_share"]),
+            fmt(result[split]["block_share"]),
+            "yes" if result[split]["met"] else "no",
+        ]
+        for split in ("test", "dev")
+        if split in result
+    ]
+
+
+def context_reach_tables(result: dict[str, Any]) -> str:
+    return (
+        "Older turns of long chats in the context block (eval/conversations, episodes only; target: the block at"
+        " least memory_search's top 5 minus 0.10):\n\n" + table(CONTEXT_REACH_HEADER, context_reach_rows(result))
+    )
+
+
 def poisoning_tables(result: dict[str, Any]) -> str:
     """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
     rows = []
@@ -355,6 +381,8 @@ def tables(result: dict[str, Any]) -> str:
         parts.append(poisoning_tables(result["poisoning"]))
     if "conversations" in result:
         parts.append(conversation_tables(result["conversations"]))
+    if "conversation_context" in result:
+        parts.append(context_reach_tables(result["conversation_context"]))
     if "beir" in result:
         parts.append(beir_tables(result["beir"]))
     return "\n\n".join(parts)

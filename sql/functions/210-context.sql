@@ -291,6 +291,10 @@ language plpgsql
 stable
 security invoker
 set search_path = pg_catalog, pg_temp
+-- the nearest episodes of one tenant's butler through the vector index: iterative scans, so that the rows of other
+-- tenants and butlers that the index returns first do not leave the window short
+set "hnsw.iterative_scan" = 'relaxed_order'
+set "ivfflat.iterative_scan" = 'relaxed_order'
 as $$
 #variable_conflict use_column
 begin
@@ -311,10 +315,30 @@ begin
                 from pymem.episodes as ep
                 where ep.tenant_id = p_tenant and ep.id = e.memory_id
             ) as relevance_component
-        -- the window: the butler's 3 x history_limit (at least 30) newest live episodes, of which the
-        -- history_limit closest to the prompt, then the most important and recent, are the candidates
-        from pymem.memory_recent_episodes(
-            butler => context_history_candidates.p_butler, "limit" => least(1000, greatest(3 * p_history_limit, 30))
+        -- the window: the butler's 3 x history_limit (at least 30) newest live episodes and as many of its live
+        -- episodes closest to the prompt, however old (an older turn that answers the prompt is not left out
+        -- because it is not among the newest), of which the history_limit best by the composite of relevance,
+        -- importance and recency are the candidates
+        from (
+            select * from pymem.memory_recent_episodes(
+                butler => context_history_candidates.p_butler,
+                "limit" => least(1000, greatest(3 * p_history_limit, 30))
+            )
+            union
+            (
+                select x.id, x.content, x.importance, x.session_id, x.created_at, x.expires_at, x.metadata
+                from pymem.episodes as x
+                where
+                    context_history_candidates.p_query_embedding is not null
+                    and x.tenant_id = context_history_candidates.p_tenant
+                    and x.butler = context_history_candidates.p_butler
+                    and x.forgotten_at is null
+                    and (x.expires_at is null or x.expires_at > pg_catalog.now())
+                    and x.embedding is not null
+                    and public.vector_dims(x.embedding) = public.vector_dims(context_history_candidates.p_query_embedding)
+                order by x.embedding operator(public.<=>) context_history_candidates.p_query_embedding
+                limit least(1000, greatest(3 * p_history_limit, 30))
+            )
         ) as e
     ),
     scored as (
@@ -375,8 +399,9 @@ comment on function pymem_private.context_history_candidates(
     text, text, public.vector, double precision, double precision, double precision, integer, double precision
 ) is
 $$The History candidates of memory_context_candidates, its arguments checked and resolved: of the butler's
-3 x p_history_limit (at least 30) newest live episodes, the p_history_limit best by the composite of relevance
-(cosine similarity to p_query_embedding, left out without it), importance/10 and recency.
+3 x p_history_limit (at least 30) newest live episodes and, with p_query_embedding, as many of its live episodes
+closest to it however old, the p_history_limit best by the composite of relevance (cosine similarity to
+p_query_embedding, left out without it), importance/10 and recency.
 Example: select * from pymem_private.context_history_candidates(pymem.current_tenant(), 'health', null, 0.4, 0.3,
 0.2, 20, 30);$$;
 
