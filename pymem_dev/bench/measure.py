@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from pgvector.psycopg import register_vector
 
-from pymem import token_counts
+from pymem import maintenance, token_counts
 from pymem.client import MemoryClient
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.mcp_server import ServerOptions, build_server
@@ -170,6 +170,30 @@ def mcp_queries(
     finally:
         pool.close()
     return out
+
+
+def consolidation(scratch: ScratchDatabase, tenant: str, count: int, log: Log) -> dict[str, Any]:
+    """Consolidation's throughput: count chat turns ("User: ...", "Maya: ..." in turn) stored as episodes of a tenant
+    of their own, then pymem.maintenance.run_consolidation over that tenant (the built-in extractor, one committed
+    batch of 100 at a time, as `pymem consolidate` and the consolidation worker run it; no embedding after)."""
+    texts = corpus.unique_texts(count, seed=11)
+    with connect_app(scratch) as conn, tenant_transaction(conn, tenant):
+        speakers = ("User", "Maya")
+        MemoryClient(conn).store_episodes(
+            [{"content": f"{speakers[n % 2]}: {text}", "butler": "chat"} for n, text in enumerate(texts)]
+        )
+    started = time.perf_counter()
+    summary = maintenance.run_consolidation(scratch.migrator_dsn, None, tenants=[tenant])
+    seconds = time.perf_counter() - started
+    log(f"consolidation: {summary.episodes} episodes in {seconds:.1f} s")
+    return {
+        "episodes": summary.episodes,
+        "seconds": round(seconds, 3),
+        "per_s": round(summary.episodes / seconds, 1) if seconds else None,
+        "facts": summary.facts,
+        "rules": summary.rules,
+        "kept_for_review": summary.kept_for_review,
+    }
 
 
 def mcp_ingest(

@@ -48,6 +48,7 @@ QUICK_SIZES = {"default": [40, 200], "100k": [40, 400], "1m": [40, 200, 400]}
 QUERY_TENANT = "t00"
 SMALL_TENANT = "small"
 MCP_TENANT = "ingest-mcp"
+CONSOLIDATION_TENANT = "consolidation"
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Plan:
     recall_queries: int
     bases: int
     mcp_ingest: int
+    consolidation: int
     small_tenant: int
     janitor_tenants: int
     janitor_per_tenant: int
@@ -117,6 +119,7 @@ def plan(options: BenchOptions) -> Plan:
         recall_queries=min(queries, 5 if quick else 100),
         bases=120 if quick else 2000,
         mcp_ingest=6 if quick else 150,
+        consolidation=20 if quick else 1000,
         small_tenant=max(math.ceil(largest * 0.01), 30),
         janitor_tenants=tenants,
         janitor_per_tenant=max(10, (150 if quick else 10000) // tenants),
@@ -324,6 +327,7 @@ def _ingest(b: _Bench) -> dict[str, Any]:
     log(f"ingest (MCP): {p.mcp_ingest} memories for tenant {MCP_TENANT!r}")
     ingest["mcp"] = measure.mcp_ingest(b.scratch, b.embedder, MCP_TENANT, p.mcp_ingest, b.butlers_dir, log)
     log(f"ingest (MCP): {ingest['mcp']['per_s']} memories/s")
+    ingest["consolidation"] = measure.consolidation(b.scratch, CONSOLIDATION_TENANT, p.consolidation, log)
     return ingest
 
 
@@ -415,6 +419,7 @@ def _results(
             "recall_queries": p.recall_queries,
             "small_tenant_rows": p.small_tenant,
             "mcp_ingest": p.mcp_ingest,
+            "consolidation": p.consolidation,
             "cold_starts": p.cold_starts,
             "maintenance_work_mem": p.maintenance_work_mem,
             "database": b.scratch.name,

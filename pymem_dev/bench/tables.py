@@ -100,6 +100,7 @@ def _other_figures(results: dict[str, Any]) -> list[str]:
         " one call at a time, embedding included)",
         f"- batch ingest: {_fmt(ing['batch'].get('per_s'))} memories/s ({ing['batch'].get('memories')} memories,"
         f" batches of {ing['batch'].get('batch')}, embed_many + SQL store functions, one transaction per batch)",
+        _consolidation(ing.get("consolidation") or {}),
         f"- query embedding: p50 {_fmt(emb.get('p50_ms'), 2)} ms, p95 {_fmt(emb.get('p95_ms'), 2)} ms,"
         f" p99 {_fmt(emb.get('p99_ms'), 2)} ms",
         f"- `pymem serve` cold start: first tool call after {_fmt(cold.get('first_call_median_s'), 2)} s, first"
@@ -135,6 +136,16 @@ def _hnsw_recall(hr: dict[str, Any]) -> str:
             f"{ef}: {_fmt(r['recall_at_k'], 3)} (p95 {_fmt(r['ann_latency'].get('p95_ms'))} ms)"
             for ef, r in (hr.get("by_ef_search") or {}).items()
         )
+    )
+
+
+def _consolidation(con: dict[str, Any]) -> str:
+    if not con:
+        return "- consolidation: not measured in this run"
+    return (
+        f"- consolidation: {_fmt(con.get('per_s'))} episodes/s ({con.get('episodes')} chat turns of one tenant,"
+        f" `pymem consolidate`'s batches of 100, built-in extractor; {con.get('facts')} facts, {con.get('rules')}"
+        f" rules, {con.get('kept_for_review')} kept for review)"
     )
 
 
