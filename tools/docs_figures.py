@@ -408,7 +408,7 @@ def conversation_table(ev: Results) -> str:
     text = table(CONVERSATION_HEADER, conversation_rows(ev["conversations"]))
     if "conversation_context" in ev:
         text += (
-            "\nThe same chats, nothing consolidated: questions whose evidence turn is in memory_search's top 5 and in"
+            "\n\nThe same chats, nothing consolidated: questions whose evidence turn is in memory_search's top 5 and in"
             f" the {ev['conversation_context']['budget']}-token memory_context block (target: the block at least the"
             " top 5 minus 0.10):\n\n" + table(CONTEXT_REACH_HEADER, context_reach_rows(ev["conversation_context"]))
         )
