@@ -13,7 +13,9 @@ stress/results.md).
 
 Failures (exit status 1): an id returned to a tenant that the tenant did not store (every id a call
 returns is checked against the ids its own store calls returned; an id seen before the store call that
-made it has answered is checked again at the end), a `tenant_id` in a result that is not the caller's,
+made it has answered is checked again at the end; a fact or rule the server's consolidation worker drew from one
+of the tenant's own episodes, read from the database at the end, is the tenant's), a `tenant_id` in a result that
+is not the caller's,
 and an end RSS above `rss_limit` (1.5) times the RSS after warm-up. All tenants store the same texts, so
 a leak across tenants would find matching memories to return.
 """
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import psycopg
 
 from pymem import bearer_tokens
 from pymem.config import Settings
@@ -197,6 +200,7 @@ class TenantLedger:
     ids_checked: int = 0
     review: Counter[str] = field(default_factory=Counter)  # review_state of stored facts and rules
     failures: list[str] = field(default_factory=list)
+    consolidated: set[str] = field(default_factory=set)  # ids the consolidation worker drew from its episodes
 
     def stored(self, memory_type: str, result: Mapping[str, Any]) -> None:
         memory_id = str(result["memory_id"])
@@ -217,11 +221,19 @@ class TenantLedger:
         self.ids_checked += len(ids)
         self.unresolved.extend((tool, i) for i in foreign_ids(ids, self.owned))
 
-    def resolve(self, ledgers: Mapping[str, TenantLedger]) -> list[dict[str, str]]:
+    def resolve(
+        self, ledgers: Mapping[str, TenantLedger], derived: Mapping[str, tuple[str, str | None]] | None = None
+    ) -> list[dict[str, str]]:
         """At the end, when every store call has answered: the ids returned to this tenant that it never
-        stored (an id seen by a search before the store that made it had answered is resolved here)."""
+        stored (an id seen by a search before the store that made it had answered is resolved here). A fact or
+        rule the server's consolidation worker drew from one of the tenant's own episodes is the tenant's:
+        derived maps such an id to (its tenant, its source episode), read from the database."""
         foreign = []
         for tool, memory_id in self.unresolved:
+            tenant, episode = (derived or {}).get(memory_id, ("", None))
+            if tenant == self.tenant and episode in self.owned:
+                self.consolidated.add(memory_id)
+                continue
             if foreign_ids([memory_id], self.owned):
                 foreign.append(
                     {"tenant": self.tenant, "tool": tool, "id": memory_id, "stored_by": whose(memory_id, ledgers)}
@@ -666,19 +678,40 @@ def _run(options: StressOptions, settings: Settings, scratch: ScratchDatabase, l
             command = server.command
         log(f"server stopped; {sum(ledger.calls for ledger in ledgers.values())} calls made")
         problems = log_problems(server.log.read_text(errors="replace"))
-    results = report(options, load, rss_report(sampler, warmup_at, options.rss_limit), environment, command)
+    derived = derived_memories(scratch, [i for ledger in ledgers.values() for _, i in ledger.unresolved])
+    results = report(options, load, rss_report(sampler, warmup_at, options.rss_limit), environment, command, derived)
     results["server_log"] = problems
     return results
 
 
+def derived_memories(scratch: ScratchDatabase, ids: list[str]) -> dict[str, tuple[str, str | None]]:
+    """For ids no tenant of the run stored: the tenant and source episode of each that is a fact or rule in the
+    database (what the server's consolidation worker drew from an episode), read as the migrator."""
+    if not ids:
+        return {}
+    with psycopg.connect(scratch.migrator_dsn) as conn:
+        rows = conn.execute(
+            "select id::text, tenant_id, source_episode_id::text from pymem.facts where id::text = any(%(ids)s)"
+            " union all"
+            " select id::text, tenant_id, source_episode_id::text from pymem.rules where id::text = any(%(ids)s)",
+            {"ids": sorted(set(ids))},
+        ).fetchall()
+    return {memory_id: (tenant, episode) for memory_id, tenant, episode in rows}
+
+
 def report(
-    options: StressOptions, load: Load, rss: dict[str, Any], environment: dict[str, Any], command: list[str]
+    options: StressOptions,
+    load: Load,
+    rss: dict[str, Any],
+    environment: dict[str, Any],
+    command: list[str],
+    derived: Mapping[str, tuple[str, str | None]] | None = None,
 ) -> dict[str, Any]:
     window = max(load.measured_until - load.measure_from, 1e-9)
     tools = _tool_figures(load, window)
     calls = sum(t["calls"] for t in tools)
     all_latencies = [s for tally in load.tallies.values() for s in tally.latencies]
-    foreign = [f for ledger in load.ledgers.values() for f in ledger.resolve(load.ledgers)]
+    foreign = [f for ledger in load.ledgers.values() for f in ledger.resolve(load.ledgers, derived)]
     shared = _shared_ids(load.ledgers)
     failures = _failures(load, rss, foreign, shared, calls)
     return {
@@ -776,6 +809,7 @@ def _tenant_figures(load: Load, foreign: list[dict[str, str]]) -> list[dict[str,
             "seen_before_their_store_answered": sum(
                 1 for _, i in ledger.unresolved if not foreign_ids([i], ledger.owned)
             ),
+            "consolidated_from_its_episodes": len(ledger.consolidated),
             "foreign": sum(1 for f in foreign if f["tenant"] == ledger.tenant),
         }
         for ledger in load.ledgers.values()
@@ -856,7 +890,15 @@ def markdown(results: dict[str, Any]) -> str:
     m, cfg = results["machine"], results["config"]
     machine = reports.table(["machine", ""], reports.environment_rows(m))
     tenants = reports.table(
-        ["tenant", "calls", "stored", "ids checked", "seen before their store answered", "foreign"],
+        [
+            "tenant",
+            "calls",
+            "stored",
+            "ids checked",
+            "seen before their store answered",
+            "consolidated from its episodes",
+            "foreign",
+        ],
         [
             [
                 t["tenant"],
@@ -864,6 +906,7 @@ def markdown(results: dict[str, Any]) -> str:
                 str(t["stored"]),
                 str(t["ids_checked"]),
                 str(t["seen_before_their_store_answered"]),
+                str(t.get("consolidated_from_its_episodes", 0)),
                 str(t["foreign"]),
             ]
             for t in results["tenants"]

@@ -170,3 +170,22 @@ def test_the_server_log_problems_are_counted_once_per_cause() -> None:
         },
         {"message": "ERROR:    Exception in ASGI application", "count": 1},
     ]
+
+
+def test_a_fact_consolidated_from_the_tenants_own_episode_is_its_own_and_no_other_is() -> None:
+    """The server's consolidation worker draws facts from episodes: such an id, read from the database with its
+    tenant and source episode, is the tenant's when both are its own; any other stays foreign."""
+    mine, theirs = TenantLedger("stress-00", "pmt_a"), TenantLedger("stress-01", "pmt_b")
+    ledgers = {ledger.tenant: ledger for ledger in (mine, theirs)}
+    my_episode, their_episode = str(uuid.uuid4()), str(uuid.uuid4())
+    mine.stored("episode", {"memory_id": my_episode, "tenant_id": "stress-00"})
+    theirs.stored("episode", {"memory_id": their_episode, "tenant_id": "stress-01"})
+    drawn, theirs_drawn, forged = (str(uuid.uuid4()) for _ in range(3))
+    derived = {
+        drawn: ("stress-00", my_episode),
+        theirs_drawn: ("stress-01", their_episode),
+        forged: ("stress-00", their_episode),  # a row of this tenant citing another tenant's episode
+    }
+    mine.check("memory_search", {"results": [{"memory_id": i} for i in (drawn, theirs_drawn, forged)]})
+    assert [f["id"] for f in mine.resolve(ledgers, derived)] == [theirs_drawn, forged]
+    assert mine.consolidated == {drawn}
