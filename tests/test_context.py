@@ -1384,8 +1384,9 @@ def test_an_older_episode_that_answers_the_prompt_reaches_history(as_tenant: Ten
     """History is chosen from the butler's newest episodes and from its episodes closest to the prompt, however
     old: the turn that answers is not left out because 40 newer turns came after it."""
     answer = "Maya: my dog Biscuit is a golden retriever, he turned four in May"
-    with as_tenant("acme") as conn:
+    with as_tenant("acme") as conn:  # a transaction of its own: the 40 later turns are newer (now() is per transaction)
         old = store_episode(conn, answer, "chat", embedder)
+    with as_tenant("acme") as conn:
         for n in range(40):
             store_episode(conn, f"Tom: haha ok, see you at {n % 12 + 1} then, bringing snacks", "chat", embedder)
         prompt = "What breed is Maya's dog?"
