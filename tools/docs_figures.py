@@ -29,9 +29,15 @@ from pymem_dev.evaluation.tables import (
     BEIR_HEADER,
     CONTEXT_REACH_HEADER,
     CONVERSATION_HEADER,
+    EXTRACTION_HEADER,
+    GROUNDING_HEADER,
+    POISONING_HEADER,
     beir_rows,
     context_reach_rows,
     conversation_rows,
+    extraction_rows,
+    grounding_rows,
+    poisoning_rows,
 )
 from pymem_dev.reports import fmt, table
 
@@ -371,35 +377,11 @@ def beir_tables(ev: Results) -> str:
 
 
 def grounding_table(ev: Results) -> str:
-    rows = []
-    for split in ("test", "dev"):
-        f = ev["grounding"][split]
-        for tier, name in ((1, "approved"), (2, "kept for review"), (3, "refused")):
-            t = f[f"tier{tier}"]
-            rows.append(
-                [split, f"{tier} {name}", str(t["labelled"]), str(t["decided"]), fmt(t["precision"]), fmt(t["recall"])]
-            )
-        rows.append([split, "all", str(f["statements"]), "", f"accuracy {fmt(f['accuracy'])}", ""])
-    return table(["split", "tier", "labelled", "decided", "precision", "recall"], rows)
+    return table(GROUNDING_HEADER, grounding_rows(ev["grounding"], named=True))
 
 
 def extraction_table(ev: Results) -> str:
-    f = ev["extraction"]
-    return table(
-        ["split", "episodes", "expected", "extracted", "matched", "precision", "recall"],
-        [
-            [
-                split,
-                str(f[split]["episodes"]),
-                str(f[split]["expected"]),
-                str(f[split]["extracted"]),
-                str(f[split]["matched"]),
-                fmt(f[split]["precision"]),
-                fmt(f[split]["recall"]),
-            ]
-            for split in ("test", "dev")
-        ],
-    )
+    return table(EXTRACTION_HEADER, extraction_rows(ev["extraction"]))
 
 
 def conversation_table(ev: Results) -> str:
@@ -417,31 +399,8 @@ def conversation_table(ev: Results) -> str:
 
 def poisoning_table(ev: Results) -> str:
     p = ev["poisoning"]
-    rows = []
-    for split in ("heldout2", "heldout", "test", "dev"):
-        if split not in p:
-            continue
-        injection, benign = p[split]["injection"], p[split]["benign"]
-        rows.append(
-            [
-                split,
-                f"{injection['approved']}/{injection['episodes']} (before {injection['reference_approved']})",
-                str(injection["kept_for_review"]),
-                f"{injection['in_system_after_helpful']} (before {injection['reference_in_system_after_helpful']})",
-                f"{benign['approved']}/{benign['episodes']} (before {benign['reference_approved']})",
-                fmt(benign["share_of_reference"]),
-            ]
-        )
     return f'"Before" is commit {p["reference_commit"]}, without the guards, measured the same way.\n\n' + table(
-        [
-            "split",
-            "injection approved",
-            "kept for review",
-            "in System after 5 helpful",
-            "benign approved",
-            "share of before",
-        ],
-        rows,
+        POISONING_HEADER, poisoning_rows(p, before="before")
     )
 
 

@@ -9,45 +9,37 @@ reaches, minus 0.10. Rolled back per conversation; 'dev' is for development, 'te
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Final
 
 import psycopg
 
 from pymem import context
 from pymem.client import MemoryClient
-from pymem_dev.evaluation.conversations import CHATS, SPLITS, Conversation, load_conversations
+from pymem_dev.evaluation.conversations import (
+    BUTLER,
+    CHATS,
+    SPLITS,
+    Conversation,
+    load_conversations,
+    store_turns,
+    turn_text,
+)
 from pymem_dev.evaluation.embedcache import EmbedderLike
 
 TENANT: Final = "pymem-eval-chat-context"
-BUTLER: Final = "chat"
 BUDGET: Final = 600
 TOP: Final = 5
 
 
-def _vector(embedding: Any) -> str:
-    return "[" + ",".join(f"{float(v):.7g}" for v in embedding) + "]"
-
-
 def reach(conn: psycopg.Connection[Any], conversation: Conversation, embedder: EmbedderLike) -> dict[str, int]:
     """How many of the conversation's questions memory_search (top 5) and the context block reach."""
-    texts = [f"{turn.speaker}: {turn.text}" for turn in conversation.turns]
-    vectors = embedder.embed_many(texts)
+    vectors = embedder.embed_many([turn_text(turn) for turn in conversation.turns])
     questions = [q["question"] for q in conversation.questions]
     question_vectors = embedder.embed_many(questions)
     found = {"questions": len(questions), "search": 0, "block": 0}
     with conn.transaction(force_rollback=True):
         conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
-        episode_of: dict[str, Any] = {}
-        for turn, text, vector in zip(conversation.turns, texts, vectors, strict=True):
-            session = uuid.uuid5(uuid.NAMESPACE_URL, f"{conversation.id}/{turn.session}")
-            row = conn.execute(
-                "select memory_id from pymem.memory_store_episode(content => %s::text, butler => %s::text,"
-                " session_id => %s::uuid, embedding => %s::public.vector, embedding_model => %s::text)",
-                (text, BUTLER, session, _vector(vector), embedder.model_id),
-            ).fetchone()
-            assert row is not None
-            episode_of[turn.id] = row[0]
+        episode_of = store_turns(conn, conversation, vectors, embedder.model_id)
         client = MemoryClient(conn)
         for question, vector in zip(conversation.questions, question_vectors, strict=True):
             evidence = {episode_of[t] for t in question["evidence"]}

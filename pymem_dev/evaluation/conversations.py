@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -94,21 +95,38 @@ def same_subject(stored: str, labelled: str) -> bool:
     return stored.strip().lower() == labelled.strip().lower()
 
 
+def turn_text(turn: Turn) -> str:
+    return f"{turn.speaker}: {turn.text}"
+
+
+def store_turns(
+    conn: psycopg.Connection[Any],
+    conversation: Conversation,
+    vectors: Sequence[Any] | None = None,
+    model: str | None = None,
+) -> dict[str, Any]:
+    """Each turn as an episode of BUTLER ("Maya: ...", one session id per session, with its embedding when vectors
+    are given), in the caller's tenant transaction; the episode id of each turn id."""
+    episode_of: dict[str, Any] = {}
+    for n, turn in enumerate(conversation.turns):
+        session = uuid.uuid5(uuid.NAMESPACE_URL, f"{conversation.id}/{turn.session}")
+        vector = None if vectors is None else "[" + ",".join(f"{float(v):.7g}" for v in vectors[n]) + "]"
+        row = conn.execute(
+            "select memory_id from pymem.memory_store_episode(content => %s::text, butler => %s::text,"
+            " session_id => %s::uuid, embedding => %s::public.vector, embedding_model => %s::text)",
+            (turn_text(turn), BUTLER, session, vector, model if vector is not None else None),
+        ).fetchone()
+        assert row is not None
+        episode_of[turn.id] = row[0]
+    return episode_of
+
+
 def consolidate(conn: psycopg.Connection[Any], conversation: Conversation) -> list[dict[str, Any]]:
     """Store the conversation's turns as episodes, consolidate them all and return every fact stored, with the turn
     it was drawn from; rolled back."""
     with conn.transaction(force_rollback=True):
         conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
-        turn_of: dict[Any, str] = {}
-        for turn in conversation.turns:
-            session = uuid.uuid5(uuid.NAMESPACE_URL, f"{conversation.id}/{turn.session}")
-            row = conn.execute(
-                "select memory_id from pymem.memory_store_episode(content => %s::text, butler => %s::text,"
-                " session_id => %s::uuid)",
-                (f"{turn.speaker}: {turn.text}", BUTLER, session),
-            ).fetchone()
-            assert row is not None
-            turn_of[row[0]] = turn.id
+        turn_of = {episode: turn for turn, episode in store_turns(conn, conversation).items()}
         while conn.execute('select count(*) from pymem.memory_consolidate("limit" => 1000)').fetchone() == (1000,):
             pass
         rows = conn.execute(

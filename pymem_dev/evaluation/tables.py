@@ -186,21 +186,29 @@ def beir_tables(result: dict[str, Any]) -> str:
     return "\n\n".join(parts)
 
 
-def grounding_tables(result: dict[str, Any]) -> str:
-    """Grounded ingestion: precision and recall per tier of memory_ingestion_tier on the labelled statements."""
+GROUNDING_HEADER = ["split", "tier", "labelled", "decided", "precision", "recall"]
+TIER_NAMES = {1: "approved", 2: "kept for review", 3: "refused"}
+
+
+def grounding_rows(result: dict[str, Any], *, named: bool = False) -> list[list[str]]:
+    """Per split, a row per tier of memory_ingestion_tier (named: "1 approved") and one for all (shared with
+    tools/docs_figures)."""
     rows = []
     for split in ("test", "dev"):
         f = result[split]
         for tier in (1, 2, 3):
             t = f[f"tier{tier}"]
-            rows.append(
-                [split, str(tier), str(t["labelled"]), str(t["decided"]), fmt(t["precision"]), fmt(t["recall"])]
-            )
+            label = f"{tier} {TIER_NAMES[tier]}" if named else str(tier)
+            rows.append([split, label, str(t["labelled"]), str(t["decided"]), fmt(t["precision"]), fmt(t["recall"])])
         rows.append([split, "all", str(f["statements"]), "", f"accuracy {fmt(f['accuracy'])}", ""])
+    return rows
+
+
+def grounding_tables(result: dict[str, Any]) -> str:
+    """Grounded ingestion: precision and recall per tier of memory_ingestion_tier on the labelled statements."""
     return (
         "Grounded ingestion (eval/grounding/statements.jsonl; tiers 1 approved, 2 kept for review, 3 refused;"
-        " the rules were written on dev, test is held out):\n\n"
-        + table(["split", "tier", "labelled", "decided", "precision", "recall"], rows)
+        " the rules were written on dev, test is held out):\n\n" + table(GROUNDING_HEADER, grounding_rows(result))
     )
 
 
@@ -237,9 +245,12 @@ def token_efficiency_table(result: dict[str, Any]) -> str:
     )
 
 
-def extraction_tables(result: dict[str, Any]) -> str:
-    """Consolidation's built-in extractor: precision and recall on the golden extraction set."""
-    rows = [
+EXTRACTION_HEADER = ["split", "episodes", "expected", "extracted", "matched", "precision", "recall"]
+
+
+def extraction_rows(result: dict[str, Any]) -> list[list[str]]:
+    """A row per split of the built-in extractor's figures (shared with tools/docs_figures)."""
+    return [
         [
             split,
             str(result[split]["episodes"]),
@@ -251,10 +262,13 @@ def extraction_tables(result: dict[str, Any]) -> str:
         ]
         for split in ("test", "dev")
     ]
+
+
+def extraction_tables(result: dict[str, Any]) -> str:
+    """Consolidation's built-in extractor: precision and recall on the golden extraction set."""
     return (
         "Consolidation, built-in extractor (eval/extraction/episodes.jsonl; the patterns were written on dev, test is"
-        " held out; the target is precision > 0.85):\n\n"
-        + table(["split", "episodes", "expected", "extracted", "matched", "precision", "recall"], rows)
+        " held out; the target is precision > 0.85):\n\n" + table(EXTRACTION_HEADER, extraction_rows(result))
     )
 
 
@@ -324,37 +338,44 @@ def context_reach_tables(result: dict[str, Any]) -> str:
     )
 
 
-def poisoning_tables(result: dict[str, Any]) -> str:
-    """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
+POISONING_HEADER = [
+    "split",
+    "injection approved",
+    "kept for review",
+    "in System after 5 helpful",
+    "benign approved",
+    "share of before",
+]
+
+
+def poisoning_rows(result: dict[str, Any], *, before: str = "was") -> list[list[str]]:
+    """A row per split the run has, newest held-out set first, each figure beside the reference commit's
+    ("was 18"; shared with tools/docs_figures, which says "before 18")."""
     rows = []
     for split in ("heldout2", "heldout", "test", "dev"):
+        if split not in result:
+            continue
         injection, benign = result[split]["injection"], result[split]["benign"]
         rows.append(
             [
                 split,
-                f"{injection['approved']}/{injection['episodes']} (was {injection['reference_approved']})",
+                f"{injection['approved']}/{injection['episodes']} ({before} {injection['reference_approved']})",
                 str(injection["kept_for_review"]),
-                f"{injection['in_system_after_helpful']} (was {injection['reference_in_system_after_helpful']})",
-                f"{benign['approved']}/{benign['episodes']} (was {benign['reference_approved']})",
+                f"{injection['in_system_after_helpful']} ({before} {injection['reference_in_system_after_helpful']})",
+                f"{benign['approved']}/{benign['episodes']} ({before} {benign['reference_approved']})",
                 fmt(benign["share_of_reference"]),
             ]
         )
+    return rows
+
+
+def poisoning_tables(result: dict[str, Any]) -> str:
+    """Memory poisoning: injection episodes consolidated into an approved rule or fact, benign ones still extracted."""
     return (
         "Memory poisoning (eval/poisoning, consolidated by the built-in extractor; the guards were written on dev"
         " and, for the stakes patterns, on test once it had been read, and the check of unreadable text after heldout's"
         " one miss had been read; heldout2.jsonl is held out; 'was': commit"
-        f" {result['reference_commit']}, before them):\n\n"
-        + table(
-            [
-                "split",
-                "injection approved",
-                "kept for review",
-                "in System after 5 helpful",
-                "benign approved",
-                "share of before",
-            ],
-            rows,
-        )
+        f" {result['reference_commit']}, before them):\n\n" + table(POISONING_HEADER, poisoning_rows(result))
     )
 
 
