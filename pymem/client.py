@@ -89,6 +89,7 @@ class _TextArguments(TypedDict, total=False):
     embedding_model: str | None
     token_count: int | None
     metadata: dict[str, Any] | None
+    observed_at: datetime | None
 
 
 class EpisodeArguments(_TextArguments, total=False):
@@ -152,6 +153,7 @@ _STORE_TYPES: Final = {
     "embedding_model": "text",
     "token_count": "integer",
     "metadata": "jsonb",
+    "observed_at": "timestamptz",
 }
 
 

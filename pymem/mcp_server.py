@@ -50,7 +50,7 @@ from mcp.server.mcpserver.resolve import Resolve, Sample
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, CreateMessageResult, TextContent, ToolAnnotations
 from psycopg_pool import ConnectionPool
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, AwareDatetime, Field
 
 from pymem import __version__, butlers, consolidation, context, limits, token_counts, tool_results
 from pymem.bearer_tokens import SCOPE_ADMIN, SCOPE_READ, SCOPE_REVIEW, SCOPE_WRITE
@@ -340,6 +340,15 @@ Citation = Annotated[
     ),
     NoNul,
 ]
+ObservedAt = Annotated[
+    AwareDatetime | None,
+    Field(
+        description=(
+            "when it was observed, with a time zone, e.g. '2026-03-01T18:30:00Z' (default now; not in the"
+            " future): for what was said earlier, a conversation imported after the fact"
+        )
+    ),
+]
 
 
 async def _store_grounded(
@@ -379,6 +388,7 @@ async def memory_store_episode(
     ctx: Context,
     session_id: Annotated[UUID | None, Field(description="the conversation it belongs to")] = None,
     importance: Annotated[float | None, Field(description="0-10 (default 5)")] = None,
+    observed_at: ObservedAt = None,
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store an episode: a raw observation of this session. Episodes expire after the butler's
@@ -408,6 +418,7 @@ async def memory_store_episode(
             butler=butler,
             session_id=session_id,
             importance=importance,
+            observed_at=observed_at,
             **text.columns(),
         ),
     )
@@ -436,6 +447,7 @@ async def memory_store_fact(
     tags: Tags = None,
     source: Source = None,
     citation: Citation = None,
+    observed_at: ObservedAt = None,
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store a fact. An active fact with the same subject and predicate is superseded by this
@@ -461,6 +473,7 @@ async def memory_store_fact(
             tags=tags,
             source=source,
             citation=citation,
+            observed_at=observed_at,
             **text.columns(),
         ),
         content=content,
@@ -483,6 +496,7 @@ async def memory_store_rule(
     tags: Tags = None,
     source: Source = None,
     citation: Citation = None,
+    observed_at: ObservedAt = None,
     as_tenant: AsTenant = None,
 ) -> StoredMemory:
     """Store a learned rule. It starts as a candidate with confidence 0.5 and matures with
@@ -501,6 +515,7 @@ async def memory_store_rule(
             tags=tags,
             source=source,
             citation=citation,
+            observed_at=observed_at,
             **text.columns(),
         ),
         content=content,

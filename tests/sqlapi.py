@@ -6,6 +6,7 @@ computed by the caller."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -23,6 +24,11 @@ def call(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> list
     query = sql.SQL("select * from pymem.{}({})").format(sql.Identifier(function), named)
     with conn.cursor(row_factory=dict_row) as cur:
         return cur.execute(query, arguments).fetchall()
+
+
+def ago(days: float) -> datetime:
+    """A moment days before now, for the store functions' observed_at (a memory observed that long ago)."""
+    return datetime.now(UTC) - timedelta(days=days)
 
 
 def call_one(conn: psycopg.Connection[Any], function: str, **arguments: Any) -> dict[str, Any]:

@@ -12,19 +12,19 @@ import psycopg
 import pytest
 
 from tests.conftest import AppConnect, Tenant
-from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
+from tests.sqlapi import ago, call, call_one, store_episode, store_fact, store_rule
 from tests.test_recall import recall
 from tests.test_search import search
 
 TYPES = ["episode", "fact", "rule"]
 
 
-def store(conn: psycopg.Connection[Any], kind: str, content: str = "diet memory") -> Any:
+def store(conn: psycopg.Connection[Any], kind: str, content: str = "diet memory", **arguments: Any) -> Any:
     if kind == "fact":
-        return store_fact(conn, "user", "diet", content)
+        return store_fact(conn, "user", "diet", content, **arguments)
     if kind == "rule":
-        return store_rule(conn, content)
-    return store_episode(conn, content, "health")
+        return store_rule(conn, content, **arguments)
+    return store_episode(conn, content, "health", **arguments)
 
 
 def events(conn: psycopg.Connection[Any], memory_id: Any) -> list[tuple[Any, ...]]:
@@ -109,10 +109,9 @@ def test_get_validates_its_arguments(as_tenant: Tenant, arguments: dict[str, Any
 
 
 @pytest.mark.parametrize("kind", ["fact", "rule"])
-def test_confirm_resets_the_decay_clock(as_tenant: Tenant, superuser: psycopg.Connection[Any], kind: str) -> None:
+def test_confirm_resets_the_decay_clock(as_tenant: Tenant, kind: str) -> None:
     with as_tenant("acme") as conn:
-        memory_id = store(conn, kind)
-    superuser.execute(f"update pymem.{kind}s set last_confirmed_at = now() - interval '60 days'")
+        memory_id = store(conn, kind, observed_at=ago(60))
     with as_tenant("acme") as conn:
         row = call_one(conn, "memory_confirm", type=kind, id=memory_id)
         stamp = conn.execute("select now()").fetchone()[0]  # type: ignore[index]
@@ -151,10 +150,9 @@ def test_confirm_unknown_id_is_not_found(as_tenant: Tenant) -> None:
     assert caught.value.sqlstate == "PM003"
 
 
-def test_a_confirmed_fading_fact_is_recalled_again(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+def test_a_confirmed_fading_fact_is_recalled_again(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
-        fact_id = store_fact(conn, "user", "diet", "diet: avoids gluten")
-    superuser.execute("update pymem.facts set last_confirmed_at = now() - interval '300 days'")
+        fact_id = store_fact(conn, "user", "diet", "diet: avoids gluten", observed_at=ago(300))
     with as_tenant("acme") as conn:
         assert recall(conn, "diet") == []
         assert call_one(conn, "memory_stats")["facts_fading"] == 1
@@ -348,23 +346,21 @@ def test_forget_unknown_id_is_not_found(as_tenant: Tenant) -> None:
 # memory_stats
 
 
-def test_stats_counts_and_health(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+def test_stats_counts_and_health(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         store_fact(conn, "user", "diet", "vegetarian")  # superseded next
         store_fact(conn, "user", "diet", "vegan", scope="health")
         retracted = store_fact(conn, "user", "city", "Berlin", scope="general")
         call(conn, "memory_forget", type="fact", id=retracted)
         store_fact(conn, "user", "car", "Volvo", scope="general")
-        fading = store_fact(conn, "user", "pet", "a cat")
+        store_fact(conn, "user", "pet", "a cat", observed_at=ago(400))
         for scope in ("health", "general"):
             store_rule(conn, f"rule {scope}", scope=scope)
         forgotten_rule = store_rule(conn, "forgotten rule")
         call(conn, "memory_forget", type="rule", id=forgotten_rule)
-        old_episode = store_episode(conn, "old", "health")
+        store_episode(conn, "old", "health", observed_at=ago(2))
         store_episode(conn, "new", "health")
         store_episode(conn, "expired", "general", ttl=dt.timedelta(milliseconds=1))  # expired by the stats call
-    superuser.execute("update pymem.facts set last_confirmed_at = now() - interval '400 days' where id = %s", (fading,))
-    superuser.execute("update pymem.episodes set created_at = now() - interval '2 days' where id = %s", (old_episode,))
     with as_tenant("acme") as conn:
         everything = call_one(conn, "memory_stats")
         health = call_one(conn, "memory_stats", scope="health")

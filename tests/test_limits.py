@@ -325,8 +325,8 @@ TEXT_ARGUMENTS: dict[tuple[str, str], int] = {
     ("memory_mark_harmful", "reason"): limits.REASON,
     **{(tool, "as_tenant"): limits.TENANT for tool in REQUIRED},
 }
-# memory ids (8-36 characters) and enumerations are bounded by their own schema
-BOUNDED_ELSEWHERE = {"id", "rule_id", "session_id", "type", "source", "mode", "extractor"}
+# memory ids (8-36 characters), enumerations and moments (format date-time) are bounded by their own schema
+BOUNDED_ELSEWHERE = {"id", "rule_id", "session_id", "type", "source", "mode", "extractor", "observed_at"}
 
 
 def _strings(schema: dict[str, Any]) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from pymem import token_counts
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
 from tests.mcpclient import TOOLS, call, call_error, stdio_like_server
-from tests.sqlapi import call_one, declare_reviewer
+from tests.sqlapi import ago, call_one, declare_reviewer
 
 pytestmark = pytest.mark.anyio
 
@@ -66,6 +66,7 @@ async def test_lists_exactly_the_thirteen_tools_with_schemas_and_hints(server: A
         "tags",
         "source",
         "citation",
+        "observed_at",
         "as_tenant",
     }
     search = tools["memory_search"].input_schema["properties"]
@@ -400,7 +401,7 @@ async def test_the_short_ids_of_a_context_block_work_with_every_tool_that_takes_
         assert forgotten["memory_id"] == fact_id
 
 
-async def test_confirm_resets_the_decay_clock_and_refuses_episodes(server: Any, superuser: Any) -> None:
+async def test_confirm_resets_the_decay_clock_and_refuses_episodes(server: Any) -> None:
     async with Client(server) as client:
         stored = await call(
             client,
@@ -409,10 +410,7 @@ async def test_confirm_resets_the_decay_clock_and_refuses_episodes(server: Any, 
             predicate="job",
             content="User is a nurse",
             permanence="volatile",
-        )
-        superuser.execute(
-            "update pymem.facts set last_confirmed_at = now() - interval '60 days' where id = %s",
-            (stored["memory_id"],),
+            observed_at=ago(60).isoformat(),
         )
         confirmed = await call(client, "memory_confirm", type="fact", id=stored["memory_id"])
         episode = await call(client, "memory_store_episode", content="User said hello", butler="general")

@@ -10,9 +10,11 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx2
 import psycopg
 import pytest
@@ -134,13 +136,8 @@ async def post_initialize(url: str, token: str | None) -> httpx2.Response:
 async def test_http_refuses_missing_bad_and_expired_tokens(http_server: str, served_db: str) -> None:
     assert (await post_initialize(http_server, None)).status_code == 401
     assert (await post_initialize(http_server, "pmt_not-a-real-token")).status_code == 401
-    expired = bearer_tokens.create_token(served_db, "http-a")
-    with psycopg.connect(served_db, autocommit=True) as conn:
-        conn.execute(
-            "update pymem_private.api_tokens set created_at = now() - interval '2 days',"
-            " expires_at = now() - interval '1 minute' where id = %s",
-            (expired.id,),
-        )
+    expired = bearer_tokens.create_token(served_db, "http-a", expires_in=timedelta(milliseconds=300))
+    await anyio.sleep(0.4)  # the token's real lifetime runs out
     assert (await post_initialize(http_server, expired.token)).status_code == 401
     revoked = bearer_tokens.create_token(served_db, "http-a")
     bearer_tokens.revoke_token(served_db, revoked.id)
@@ -339,8 +336,6 @@ async def test_240_concurrent_http_calls_over_four_tenants_return_no_foreign_row
     """What a probe of main measured once, kept: four tenants, each with its own token and the same
     memories by subject and wording, 240 concurrent calls (stores, searches, recalls, gets, contexts) through
     one server; every id and tenant_id a call returns is the caller's own."""
-    import anyio
-
     tenants = [f"conc-{n}" for n in range(4)]
     tokens = {t: bearer_tokens.create_token(served_db, t).token for t in tenants}
     owned: dict[str, set[str]] = {t: set() for t in tenants}

@@ -12,7 +12,7 @@ import pytest
 
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
-from tests.sqlapi import call, call_one, store_episode, store_fact, store_rule
+from tests.sqlapi import ago, call, call_one, store_episode, store_fact, store_rule
 from tests.test_search import DISTRACTORS
 
 Row = dict[str, Any]
@@ -101,19 +101,17 @@ def test_relevance_is_the_logistic_model_of_the_rows_own_evidence(as_tenant: Ten
     assert max(by_content.values()) < 1.0
 
 
-def test_high_importance_recent_fact_ranks_above_low_importance_old_fact(
-    as_tenant: Tenant, embedder: Embedder, superuser: psycopg.Connection[Any]
-) -> None:
+def test_high_importance_recent_fact_ranks_above_low_importance_old_fact(as_tenant: Tenant, embedder: Embedder) -> None:
     content = "The user takes vitamin D every morning"
     with as_tenant("acme") as conn:  # the important one is older, so it loses every tie of relevance
         important = store_fact(conn, "user", "supplement", content, embedder, importance=9.0)
     with as_tenant("acme") as conn:
         trivial = store_fact(conn, "user", "habit", content, embedder, importance=2.0)
-    superuser.execute(
-        "update pymem.facts set last_referenced_at = now() - case when id = %s then interval '1 day'"
-        " else interval '30 days' end, last_confirmed_at = now()",
-        (important,),
-    )
+        # the important one was last read a day ago, the trivial one 30 days ago
+        for memory_id, days in ((important, 1), (trivial, 30)):
+            call(
+                conn, "memory_touch_references", memory_types=["fact"], memory_ids=[memory_id], referenced_at=ago(days)
+            )
     with as_tenant("acme") as conn:
         rows = recall(conn, "vitamin D", embedder)
     assert [r["memory_id"] for r in rows] == [important, trivial]
@@ -125,12 +123,10 @@ def test_high_importance_recent_fact_ranks_above_low_importance_old_fact(
     assert (first["importance"], second["importance"]) == (0.9, 0.2)
 
 
-def test_recency_falls_back_to_created_at_and_has_a_half_life(
-    as_tenant: Tenant, superuser: psycopg.Connection[Any]
-) -> None:
+def test_recency_falls_back_to_created_at_and_has_a_half_life(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
-        fact_id = store_fact(conn, "user", "diet", "diet vegan")
-    superuser.execute("update pymem.facts set created_at = now() - interval '10 days', last_confirmed_at = now()")
+        fact_id = store_fact(conn, "user", "diet", "diet vegan", observed_at=ago(10))
+        call(conn, "memory_confirm", type="fact", id=fact_id)  # confirmed now: no decay of confidence
     with as_tenant("acme") as conn:
         (row,) = recall(conn, "diet", bump_references=False)
         (short,) = recall(conn, "diet", recency_half_life_days=10)
@@ -191,12 +187,10 @@ def test_recall_never_returns_episodes(as_tenant: Tenant, embedder: Embedder) ->
 
 
 @pytest.fixture
-def fading_fact(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> Any:
+def fading_fact(as_tenant: Tenant) -> Any:
+    # standard permanence decays 0.008/day: observed 237.14 days ago, 1 * exp(-0.008 * 237.14) = 0.15
     with as_tenant("acme") as conn:
-        fact_id = store_fact(conn, "user", "diet", "diet: avoids gluten")
-    # standard permanence decays 0.008/day: 1 * exp(-0.008 * 237.14) = 0.15
-    superuser.execute("update pymem.facts set last_confirmed_at = now() - interval '237.14 days'")
-    return fact_id
+        return store_fact(conn, "user", "diet", "diet: avoids gluten", observed_at=ago(237.14))
 
 
 def test_fading_memory_excluded_from_default_recall(as_tenant: Tenant, fading_fact: Any) -> None:
@@ -222,14 +216,12 @@ def test_effective_confidence_helper(app: psycopg.Connection[Any]) -> None:
     assert row == pytest.approx((0.8 * math.exp(-0.3), 0.8, 0.5))
 
 
-def test_recall_bumps_reference_metadata(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+def test_recall_bumps_reference_metadata(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         fact_id = store_fact(conn, "user", "diet", "diet vegan")
         other = store_fact(conn, "user", "city", "lives in Berlin")
-    superuser.execute(
-        "update pymem.facts set reference_count = 3, last_referenced_at = now() - interval '5 days' where id = %s",
-        (fact_id,),
-    )
+        # read three times, five days ago
+        call(conn, "memory_touch_references", memory_types=["fact"] * 3, memory_ids=[fact_id] * 3, referenced_at=ago(5))
     with as_tenant("acme") as conn:
         (row,) = recall(conn, "diet")
         stamp = now(conn)

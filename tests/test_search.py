@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 from pymem.embeddings import Embedder
 from pymem_dev.evaluation.reference import tsvector_terms
 from tests.conftest import Tenant
-from tests.sqlapi import call, store_episode, store_fact, store_rule
+from tests.sqlapi import ago, call, store_episode, store_fact, store_rule
 from tests.test_schema import _fill_facts
 
 DISTRACTORS = [
@@ -552,11 +552,10 @@ def test_read_only_transactions_read_without_bumping(as_tenant: Tenant) -> None:
     assert recalled["last_referenced_at"] is None and got["last_referenced_at"] is None
 
 
-def test_search_as_of_measures_decay_like_recall(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+def test_search_as_of_measures_decay_like_recall(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
-        fact_id = store_fact(conn, "user", "diet", "diet vegan")
-    superuser.execute("update pymem.facts set created_at = now() - interval '100 days'")
-    superuser.execute("update pymem.facts set last_confirmed_at = now()")  # confirmed after as_of
+        fact_id = store_fact(conn, "user", "diet", "diet vegan", observed_at=ago(100))
+        call(conn, "memory_confirm", type="fact", id=fact_id)  # confirmed now, after as_of
     with as_tenant("acme") as conn:
         as_of = conn.execute("select now() - interval '10 days'").fetchone()[0]  # type: ignore[index]
         (found,) = search(conn, "diet", mode="keyword", as_of=as_of, min_confidence=0)
@@ -639,18 +638,19 @@ def test_every_search_index_serves_the_leakproof_match(as_tenant: Tenant, superu
             assert f"{table}_search_idx" in plan and "@@@" in plan.split("Index Cond", 1)[1], plan
 
 
-def test_a_fact_decayed_for_decades_is_filtered_not_an_underflow(
-    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder
-) -> None:
+def test_a_fact_decayed_for_decades_is_filtered_not_an_underflow(as_tenant: Tenant, embedder: Embedder) -> None:
     """exp(-decay_rate * days) underflows a double below about -745: a volatile fact unconfirmed for 30 years is
     simply fully decayed, in every mode and in recall, and below any confidence floor."""
     with as_tenant("acme") as conn:
-        old = store_fact(conn, "user", "mood", "The user felt sleepy on a Tuesday", embedder, permanence="ephemeral")
-    superuser.execute(
-        "update pymem.facts set last_confirmed_at = now() - interval '30 years', created_at = now() - interval"
-        " '30 years' where id = %s",
-        (old,),
-    )
+        old = store_fact(
+            conn,
+            "user",
+            "mood",
+            "The user felt sleepy on a Tuesday",
+            embedder,
+            permanence="ephemeral",
+            observed_at=ago(30 * 365.25),
+        )
     with as_tenant("acme") as conn:
         for mode in ("hybrid", "semantic", "keyword", "weighted"):
             assert old not in {r["memory_id"] for r in search(conn, "sleepy Tuesday", embedder, mode=mode)}, mode

@@ -18,17 +18,25 @@ begin
     elsif tg_op = 'INSERT' then
         new.invalidated_at := coalesce(new.invalidated_at, new.created_at);
     elsif old.validity = 'active' then
-        new.invalidated_at := greatest(new.created_at, pg_catalog.now());
+        -- now, unless the update says when (supersession by a fact observed in the past); never before the fact
+        -- was, never after now
+        new.invalidated_at := greatest(
+            new.created_at, least(coalesce(new.invalidated_at, pg_catalog.now()), pg_catalog.now())
+        );
+    else
+        -- the moment a fact stopped being believed is history: no later update moves it
+        new.invalidated_at := old.invalidated_at;
     end if;
     return new;
 end;
 $$;
 
 comment on function pymem_private.maintain_fact_validity() is
-$$Trigger (before insert, and update of validity, on facts): maps the legacy validity 'forgotten' to
-'retracted', and sets invalidated_at when a fact leaves 'active' (cleared when it becomes active
-again), so every fact is valid in [created_at, invalidated_at).$$;
+$$Trigger (before insert, and update of validity or invalidated_at, on facts): maps the legacy validity
+'forgotten' to 'retracted', and sets invalidated_at when a fact leaves 'active' (now, or the moment the update
+gives, between created_at and now; cleared when it becomes active again) and never moves it after, so every fact
+is valid in [created_at, invalidated_at).$$;
 
 create or replace trigger facts_maintain_validity
-before insert or update of validity on pymem.facts
+before insert or update of validity, invalidated_at on pymem.facts
 for each row execute function pymem_private.maintain_fact_validity();

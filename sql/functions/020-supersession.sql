@@ -26,8 +26,11 @@ begin
         return new;
     end if;
     perform pymem_private.lock_tenant_key(new.tenant_id, 'supersession', new.subject || chr(31) || new.predicate);
+    -- the fact it replaces stops being valid when the new one was observed (its created_at: memory_store_fact's
+    -- observed_at, else now)
     update pymem.facts as f
-       set validity = 'superseded'
+       set validity = 'superseded',
+           invalidated_at = case when tg_op = 'INSERT' then new.created_at end
      where f.tenant_id = new.tenant_id
        and f.subject = new.subject
        and f.predicate = new.predicate
@@ -43,8 +46,8 @@ $$;
 
 comment on function pymem_private.supersede_fact() is
 $$Trigger (before insert on facts, and before the update that approves a fact kept for review): marks the
-active fact with the same tenant, subject and predicate 'superseded' and points the new fact's supersedes_id at
-it. Serialised per key by an advisory lock.$$;
+active fact with the same tenant, subject and predicate 'superseded' (invalid from the moment the new fact was
+observed, its created_at) and points the new fact's supersedes_id at it. Serialised per key by an advisory lock.$$;
 
 
 create or replace function pymem_private.link_superseded_fact()

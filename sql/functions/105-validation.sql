@@ -241,3 +241,36 @@ comment on function pymem_private.source_butler_name(text) is
 $$The source_butler of a stored fact or rule: NULL for NULL or blank, else the name trimmed; PM002 for more than 200
 characters or a control character (the name is printed in memory_context's lines).
 Example: select pymem_private.source_butler_name(' health ');  -- health$$;
+
+
+create or replace function pymem_private.observed_moment(observed_at timestamptz)
+returns timestamptz
+language plpgsql
+stable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if observed_at is null then
+        return pg_catalog.now();
+    end if;
+    if not pg_catalog.isfinite(observed_at) then
+        raise exception 'observed_at must be a finite moment, not %', observed_at
+            using errcode = 'PM002', hint = 'Leave it out for now, or give when it was said, e.g. ''2026-03-01 18:30+00''.';
+    end if;
+    -- a client clock a little ahead of the server's is not an error: the moment is taken as now
+    if observed_at > pg_catalog.now() + interval '5 minutes' then
+        raise exception 'observed_at must not be in the future, not %', observed_at
+            using errcode = 'PM002',
+                  detail = pg_catalog.format('the database''s clock says %s', pg_catalog.now()),
+                  hint = 'Give when the memory was observed (now or earlier), or leave it out for now.';
+    end if;
+    return least(observed_at, pg_catalog.now());
+end;
+$$;
+
+comment on function pymem_private.observed_moment(timestamptz) is
+$$The moment a memory was observed, for the store functions' observed_at: now() when NULL; a moment up to five
+minutes ahead of the database's clock is taken as now; PM002 for a later or an infinite one.
+Example: select pymem_private.observed_moment(now() - interval '3 days');$$;

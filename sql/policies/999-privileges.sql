@@ -30,8 +30,9 @@ grant select, insert on pymem.episodes, pymem.facts, pymem.rules, pymem.memory_l
 grant update (
     reference_count, last_referenced_at, forgotten_at, consolidated, embedding, embedding_model, retrieval_context
 ) on pymem.episodes to pymem_app, pymem_analyst;
+-- invalidated_at: set with validity by supersession, and only then (pymem_private.maintain_fact_validity)
 grant update (
-    validity, reference_count, last_referenced_at, last_confirmed_at, embedding, embedding_model
+    validity, invalidated_at, reference_count, last_referenced_at, last_confirmed_at, embedding, embedding_model
 ) on pymem.facts to pymem_app, pymem_analyst;
 grant update (
     review_state, maturity, confidence, effectiveness_score, applied_count, success_count, harmful_count,
@@ -131,12 +132,16 @@ pymem_private.extraction_clause(text)
 to pymem_app, pymem_analyst, pymem_admin;
 
 grant execute on function
-pymem.memory_store_episode(text, text, uuid, double precision, public.vector, text, integer, jsonb, interval),
+pymem.memory_store_episode(
+    text, text, uuid, double precision, public.vector, text, integer, jsonb, interval, timestamptz
+),
 pymem.memory_store_fact(
     text, text, text, double precision, text, text, text[], double precision, text, uuid, public.vector, text,
-    integer, jsonb, text, text
+    integer, jsonb, text, text, timestamptz
 ),
-pymem.memory_store_rule(text, text, text[], text, text, uuid, public.vector, text, integer, jsonb, text, text),
+pymem.memory_store_rule(
+    text, text, text[], text, text, uuid, public.vector, text, integer, jsonb, text, text, timestamptz
+),
 pymem.memory_record_refusal(text, text, text, text),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
@@ -149,6 +154,7 @@ grant execute on function
 pymem_private.require_text(text, text, integer),
 pymem_private.source_butler_name(text),
 pymem_private.require_range(text, double precision, double precision, double precision),
+pymem_private.observed_moment(timestamptz),
 pymem_private.require_memory_type(text, text, text[]),
 pymem_private.require_embedding(text, public.vector),
 pymem_private.tags_jsonb(text[]),
