@@ -1037,7 +1037,8 @@ def sync_butler_settings(options: ServerOptions) -> None:
 
 
 def build_server(options: ServerOptions) -> MCPServer[Runtime]:
-    """The MCP server with its thirteen tools (and, for HTTP, bearer-token authentication)."""
+    """The MCP server with its thirteen tools, its resources and prompts (and, for HTTP, bearer-token
+    authentication)."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
@@ -1092,5 +1093,9 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
         **auth_kwargs,
     )
     register_tools(server)
+    # resources and prompts read through the tools above (a module of their own, which imports this one)
+    from pymem.mcp_resources import register_resources
+
+    register_resources(server)
     server.middleware.append(reject_undeclared_arguments(server))
     return server

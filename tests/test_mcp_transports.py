@@ -174,6 +174,25 @@ async def test_http_tokens_bind_the_tenant_and_scopes(http_server: str, served_d
         assert "memory:admin" in await call_error(client, "memory_search", query="Bergen", as_tenant="http-a")
 
 
+async def test_http_resources_and_prompts_follow_the_tokens_tenant(http_server: str, served_db: str) -> None:
+    owner = bearer_tokens.create_token(served_db, "http-r")
+    other = bearer_tokens.create_token(served_db, "http-s")
+    async with http_client(http_server, owner.token) as client:
+        stored = await call(
+            client, "memory_store_fact", subject="user", predicate="pet", content="User has a parrot called Kiwi"
+        )
+        record = await client.read_resource(f"memory://fact/{stored['memory_id']}")
+        prompt = await client.get_prompt("recall", {"topic": "the user's parrot"})
+    assert json.loads(record.contents[0].text)["content"] == "User has a parrot called Kiwi"  # type: ignore[union-attr]
+    assert "Kiwi" in prompt.messages[0].content.text  # type: ignore[union-attr]
+    async with http_client(http_server, other.token) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource(f"memory://fact/{stored['memory_id']}")
+        stats = await client.read_resource("memory://stats")
+    assert "not found" in caught.value.error.message
+    assert json.loads(stats.contents[0].text)["facts_total"] == 0  # type: ignore[union-attr]
+
+
 async def test_http_admin_reaches_another_tenant_only_with_as_tenant_and_is_audited(
     http_server: str, served_db: str
 ) -> None:
