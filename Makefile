@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install demo test lint snapshot eval bench bench-100k docs-figures stress clean
+.PHONY: install demo test lint snapshot eval bench bench-100k docs-figures stress dist clean
 
 install: $(STAMP)
 
@@ -54,6 +54,13 @@ lint: install
 	$(BIN)/ruff format --check pymem pymem_dev tools tests migrations
 	$(BIN)/mypy
 	$(BIN)/sqlfluff lint sql
+
+# The wheel and the sdist of the pymem-pg distribution, into dist/, offline (hatchling comes with the dev extra).
+dist: install
+	rm -f dist/pymem_pg-*
+	$(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w dist .
+	$(BIN)/python -m hatchling build -t sdist -d dist
+	@ls -l dist/pymem_pg-*
 
 # Re-write tests/expected/catalog.txt after an intended change to policies, grants or functions.
 snapshot: install

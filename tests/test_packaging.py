@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import email
 import subprocess
 import sys
 import zipfile
@@ -40,7 +41,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
         text=True,
     )
-    (built,) = out.glob("pymem-*.whl")
+    (built,) = out.glob("pymem_pg-*.whl")  # the distribution is pymem-pg; the package is pymem
     return built
 
 
@@ -71,7 +72,7 @@ def test_the_wheel_holds_the_sql_and_the_migrations_where_the_package_finds_them
 
 def test_the_wheel_holds_nothing_of_the_tooling_or_the_tests(wheel_files: list[str]) -> None:
     tops = {name.split("/", 1)[0] for name in wheel_files}
-    assert tops == {"pymem", "pymem-0.1.0.dist-info"}
+    assert tops == {"pymem", "pymem_pg-0.1.0.dist-info"}
     tooling = ("pymem/bench/", "pymem/evaluation/", "pymem/stress.py", "pymem/reports.py", "pymem/scratch.py")
     assert not [name for name in wheel_files if name.startswith(tooling)]
     assert not [name for name in wheel_files if "__pycache__" in name or name.endswith(".pyc")]
@@ -81,6 +82,17 @@ def test_the_wheel_installs_the_pymem_command(wheel: Path, wheel_files: list[str
     (entry_points,) = [name for name in wheel_files if name.endswith(".dist-info/entry_points.txt")]
     with zipfile.ZipFile(wheel) as zf:
         assert "pymem = pymem.cli:main" in zf.read(entry_points).decode().splitlines()
+
+
+def test_the_wheel_is_the_pymem_pg_distribution_with_its_extras(wheel: Path, wheel_files: list[str]) -> None:
+    """The distribution is pymem-pg (pymem is another project's name on PyPI); the package and the command stay
+    pymem. The langgraph extra is there; the dev extra is the checkout's."""
+    (metadata_file,) = [name for name in wheel_files if name.endswith(".dist-info/METADATA")]
+    with zipfile.ZipFile(wheel) as zf:
+        headers = email.message_from_bytes(zf.read(metadata_file))
+    assert headers["Name"] == "pymem-pg"
+    assert sorted(headers.get_all("Provides-Extra") or []) == ["dev", "langgraph"]
+    assert "langgraph>=1.2; extra == 'langgraph'" in (headers.get_all("Requires-Dist") or [])
 
 
 def _imports(path: Path) -> Iterator[tuple[str, int]]:
@@ -119,7 +131,7 @@ def test_with_the_tooling_installed_the_dev_commands_are_its_own() -> None:
 def test_without_the_tooling_the_dev_commands_say_how_to_get_it(
     command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """As after `pip install pymem`: pymem_dev is not importable. The command exists, takes its usual
+    """As after `pip install pymem-pg`: pymem_dev is not importable. The command exists, takes its usual
     arguments without an argparse error, and exits 2 with a message that names the way to install it."""
     monkeypatch.setitem(sys.modules, "pymem_dev", None)
     assert main([command, "--json", "out.json"]) == 2
