@@ -382,3 +382,18 @@ to pymem_app, pymem_analyst;
 -- memory_erase's deletes (sql/functions/004-tenant-writes.sql): tenant roles hold no DELETE privilege
 grant execute on function pymem_private.delete_memories(text[], uuid[]), pymem_private.prune_keyword_lexemes()
 to pymem_app, pymem_analyst;
+
+-- Items of a key-value store (sql/functions/270-items.sql): facts of the caller's tenant, for the application and
+-- bound analysts
+grant execute on function
+pymem.memory_item_text(jsonb, text[]),
+pymem.memory_item_put(text[], text, jsonb, text[], boolean, double precision, public.vector, text, integer),
+pymem.memory_item_get(text[], text, boolean),
+pymem.memory_item_search(text[], text, jsonb, integer, integer, public.vector, boolean),
+pymem.memory_item_namespaces(text[], text[], integer, integer, integer),
+pymem.memory_item_sweep(),
+pymem_private.item_path(text[]),
+pymem_private.item_jsonpath(text),
+pymem_private.item_live(pymem.facts),
+pymem_private.item_matches(jsonb, jsonb)
+to pymem_app, pymem_analyst;
