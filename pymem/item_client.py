@@ -52,6 +52,17 @@ class FoundItem(Row):
     memory_id: UUID
 
 
+class ListedItem(Row):
+    """A row of pymem.memory_item_list."""
+
+    key: str
+    value: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+    memory_id: UUID
+    review_state: str
+
+
 class ItemNamespace(Row):
     """A row of pymem.memory_item_namespaces."""
 
@@ -154,6 +165,15 @@ class ItemClient(SqlClient):
             offset=("integer", offset),
         )
         return [tuple(row.namespace) for row in rows]
+
+    def item_list(self, *, namespace: Sequence[str], key_prefix: str | None = None) -> list[ListedItem]:
+        """pymem.memory_item_list: every live item of one namespace (review pending included), by key."""
+        return self._rows(
+            ListedItem,
+            "memory_item_list",
+            namespace=("text[]", list(namespace)),
+            key_prefix=("text", key_prefix),
+        )
 
     def item_sweep(self) -> int:
         """pymem.memory_item_sweep: retract the tenant's expired items; how many."""

@@ -561,3 +561,42 @@ $$;
 comment on function pymem.memory_item_sweep() is
 $$Retracts the tenant's expired items (their TTL passed since their last put or refreshing read); returns how many.
 Example: select memory_item_sweep();$$;
+
+
+create or replace function pymem.memory_item_list(namespace text[], key_prefix text default null)
+returns table (
+    key text,
+    value jsonb,
+    created_at timestamptz,
+    updated_at timestamptz,
+    memory_id uuid,
+    review_state text
+)
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+#variable_conflict use_column
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    v_path text := pymem_private.item_path(namespace);
+begin
+    return query
+    select distinct on (f.predicate)
+           f.predicate, f.metadata #> '{item,value}',
+           coalesce((f.metadata #>> '{item,created_at}')::timestamptz, f.created_at), f.created_at, f.id,
+           case f.validity when 'pending_review' then 'pending_review' else 'approved' end
+      from pymem.facts as f
+     where f.tenant_id = v_tenant and f.subject = v_path and f.metadata ? 'item'
+       and (key_prefix is null or pg_catalog.starts_with(f.predicate, key_prefix))
+       and pymem_private.item_live(f)
+     order by f.predicate, f.created_at desc;
+end;
+$$;
+
+comment on function pymem.memory_item_list(text[], text) is
+$$Every live item of exactly one namespace (kept for review included, the newest version of each key), with keys
+starting with key_prefix when it is given, by key; reads count as no reference. For a store that needs the whole
+namespace (the memory tool's directories).
+Example: select key from memory_item_list(array['memories'], key_prefix => '/memories/notes/');$$;
