@@ -37,6 +37,8 @@ ALL_TABLES = {
     "pymem.butler_settings",
     "pymem.keyword_stats",
     "pymem.keyword_lexemes",
+    "pymem.embedding_queue",
+    "pymem.embedding_failures",
     "pymem_private.role_tenants",
     "pymem_private.api_tokens",
     "pymem_private.embedding_config",

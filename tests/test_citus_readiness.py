@@ -75,6 +75,15 @@ NOT_DISTRIBUTED: dict[str, tuple[str, str]] = {
         "keyed by pattern name (0023): the built-in extractor's patterns, read by every consolidation "
         "(pymem.memory_extract) on every node",
     ),
+    "pymem.embedding_queue": (
+        "distributed",
+        "keyed by tenant, memory type and id (0026): the memories of a tenant waiting for the embedding worker, "
+        "beside the tenant's memories",
+    ),
+    "pymem.embedding_failures": (
+        "distributed",
+        "keyed by tenant, memory type and id (0026): what the embedding worker gave up on, per tenant",
+    ),
     "pymem_private.model_words": (
         "reference",
         "keyed by embedding model and word (0024): the words the embedding model knows, read by every store "

@@ -384,7 +384,9 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
          where n.nspname in ('pymem', 'pymem_private') and t.relname not in ('alembic_version', 'role_tenants')
            -- bearer tokens are found by their hash (or id) before any tenant is known
            and i.indexrelid not in ('pymem_private.api_tokens_pkey'::regclass,
-                                    'pymem_private.api_tokens_token_hash_key'::regclass)
+                                    'pymem_private.api_tokens_token_hash_key'::regclass,
+                                    -- the embedding worker claims what is due in every tenant, oldest first
+                                    'pymem.embedding_queue_due_idx'::regclass)
            -- tables without tenant data: the configured model, relevance models, vector index measurements
            and t.relname not in (
                'embedding_config', 'relevance_models', 'index_health', 'index_rebuilds', 'guard_patterns',
@@ -453,9 +455,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0025"
+    assert migrate.current(db_dsn) == migrate.head() == "0026"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0025"
+    assert migrate.current(db_dsn) == "0026"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

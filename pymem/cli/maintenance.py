@@ -152,10 +152,12 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
     import threading
 
     from pymem.consolidation_worker import ConsolidationWorker
+    from pymem.embedding_worker import EmbeddingWorker
     from pymem.embeddings import make_embedder
     from pymem.index_worker import IndexWorker
 
     db = open_database(settings)
+    embedder = make_embedder(settings) if settings.embeddings else None
     worker = IndexWorker(
         dsn=db.migrator_dsn,
         interval=args.interval,
@@ -175,7 +177,7 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
         if args.no_consolidate
         else ConsolidationWorker(
             dsn=db.migrator_dsn,
-            embedder=make_embedder(settings) if settings.embeddings else None,
+            embedder=embedder,
             interval=args.consolidate_interval,
             episodes=args.consolidate_episodes,
             poll=args.poll,
@@ -188,20 +190,25 @@ def _worker(args: argparse.Namespace, settings: Settings) -> int:
             ),
         )
     )
+    embedding = None if args.no_embed or embedder is None else EmbeddingWorker(dsn=db.migrator_dsn, embedder=embedder)
     if args.once:
+        if embedding is not None:
+            embedding.work("--once")
         if consolidation is not None:
             consolidation.work("--once")
         return 0 if worker.check("--once").healthy else 1
     stop = threading.Event()
-    if consolidation is not None:
-        consolidation.start()
+    for side in (embedding, consolidation):
+        if side is not None:
+            side.start()
     try:
         worker.run(stop)
     except KeyboardInterrupt:
         stop.set()
     finally:
-        if consolidation is not None:
-            consolidation.stop()
+        for side in (embedding, consolidation):
+            if side is not None:
+                side.stop()
     return 0
 
 
@@ -216,8 +223,10 @@ def _register_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     """Add `pymem worker`: consolidation and index health on a schedule."""
     worker = sub.add_parser(
         "worker",
-        help="consolidate episodes and keep the vector indexes healthy, on a schedule (foreground)",
-        description="Run `pymem consolidate` and `pymem maintain` by themselves. Consolidation: at once, then every"
+        help="embed, consolidate and keep the vector indexes healthy, on their own (foreground)",
+        description="Embed what was stored without an embedding as it is queued (LISTEN pymem_embedding; off with"
+        " --no-embed or PYMEM_EMBEDDINGS=off), and run `pymem consolidate` and `pymem maintain` by themselves."
+        " Consolidation: at once, then every"
         " --consolidate-interval seconds and whenever --consolidate-episodes episodes were stored since the last"
         " run; the janitor waits for it before it tombstones an expired episode. Index health: at once, then every"
         " --interval seconds and whenever --writes rows were written to the memory tables since the last check."
@@ -234,9 +243,10 @@ def _register_worker(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     worker.add_argument(
         "--consolidate-episodes", type=int, default=50, help="episodes stored that bring one forward (default 50)"
     )
-    worker.add_argument("--no-consolidate", action="store_true", help="keep the indexes healthy only")
+    worker.add_argument("--no-consolidate", action="store_true", help="do not consolidate")
+    worker.add_argument("--no-embed", action="store_true", help="do not embed the queue (pymem_embedding)")
     worker.add_argument(
-        "--once", action="store_true", help="consolidate and check once, then exit (1 when still unhealthy)"
+        "--once", action="store_true", help="embed, consolidate and check once, then exit (1 when still unhealthy)"
     )
     worker.set_defaults(func=_worker)
 

@@ -70,3 +70,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     prepare.set_defaults(func=_prepare)
 
     model.add_parser("info", help="the configured model: id, backend, variant, file").set_defaults(func=_info)
+
+    embed = sub.add_parser(
+        "embed",
+        help="print the embedding of a text as a pgvector literal (for query_embedding => in psql)",
+        description="The configured model's embedding of TEXT as a pgvector literal, e.g. for hybrid recall in psql:"
+        " \\set q `pymem embed 'what does the user eat'` then memory_recall(topic => '...', query_embedding => :'q').",
+    )
+    embed.add_argument("text", help="the text to embed (a query or a memory)")
+    embed.set_defaults(func=_embed)
+
+
+def _embed(args: argparse.Namespace, settings: Settings) -> int:
+    from pymem.embeddings import make_embedder
+
+    embedder = make_embedder(settings)
+    vector = embedder.embed(args.text)
+    print("[" + ",".join(f"{float(v):.8g}" for v in vector) + "]")
+    return 0

@@ -29,6 +29,7 @@ from pymem.bearer_tokens import PymemTokenVerifier, list_tokens
 from pymem.config import Settings
 from pymem.consolidation_worker import ConsolidationWorker
 from pymem.database import open_database
+from pymem.embedding_worker import EmbeddingWorker
 from pymem.embeddings import Embedder, EmbeddingService, embedder_from_settings
 from pymem.errors import InvalidArgumentError
 from pymem.index_worker import IndexWorker, ScheduledWork
@@ -56,8 +57,10 @@ def start_workers(settings: Settings, migrator_dsn: str, embedder: Embedder | No
     (pymem.index_worker: index health every PYMEM_INDEX_CHECK_INTERVAL seconds and after PYMEM_INDEX_CHECK_WRITES
     rows written; off with 0) and the consolidation worker (pymem.consolidation_worker: every
     PYMEM_CONSOLIDATE_INTERVAL seconds and after PYMEM_CONSOLIDATE_EPISODES episodes stored; off with 0). Both
-    need a migrator login that can act as pymem_owner (a superuser or DBA); without one, run `pymem worker`."""
-    if settings.index_check_interval == 0 and settings.consolidate_interval == 0:
+    need a migrator login that can act as pymem_owner (a superuser or DBA); without one, run `pymem worker`. With a
+    model, the embedding worker (pymem.embedding_worker) embeds what was stored without an embedding as it is
+    queued."""
+    if settings.index_check_interval == 0 and settings.consolidate_interval == 0 and embedder is None:
         return []
     try:
         with psycopg.connect(migrator_dsn, autocommit=True) as conn:
@@ -98,6 +101,9 @@ def start_workers(settings: Settings, migrator_dsn: str, embedder: Embedder | No
             settings.consolidate_interval,
             settings.consolidate_episodes,
         )
+    if embedder is not None:
+        workers.append(EmbeddingWorker(dsn=migrator_dsn, embedder=embedder, delay=10))
+        log.info("embedding worker: from 10 s after start, embeds what is stored without an embedding")
     for worker in workers:
         worker.start()
     return workers

@@ -50,6 +50,12 @@ begin atomic
             -- and rewrites the details of an erased memory's events (pymem_private.scrub_erased_events)
             when p.roles = array['pymem_owner']::name[] and p.tablename = 'memory_events' and p.cmd in ('INSERT', 'UPDATE')
                 then p.with_check like '%current_tenant()%'
+            -- the embedding queue is written by the owner for every tenant: the queue trigger (the writer's tenant)
+            -- and the worker's claim and fail functions (operators only, across tenants)
+            when
+                p.roles = array['pymem_owner']::name[] and p.schemaname = 'pymem'
+                and p.tablename in ('embedding_queue', 'embedding_failures')
+                then true
             -- the owner deletes for the tenant roles (pymem_private.delete_memories, SECURITY DEFINER) and keeps the
             -- keyword statistics of what it deletes: in the current tenant only
             when p.roles = array['pymem_owner']::name[]

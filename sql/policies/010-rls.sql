@@ -451,3 +451,42 @@ comment on policy butler_settings_owner_delete on pymem.butler_settings is
 'The owner (pymem_private.delete_butler_settings) deletes only the butler settings of the current tenant.';
 comment on policy butler_settings_admin_select on pymem.butler_settings is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
+
+-- pymem.embedding_queue and pymem.embedding_failures: what waits for the embedding worker, and what it gave up on.
+-- Tenant roles read their tenant's rows (memory_embedding_backlog); the owner writes them, in the SECURITY DEFINER
+-- queue trigger (any writer's tenant) and in the worker's claim and fail functions (every tenant: operators only).
+alter table pymem.embedding_queue enable row level security;
+alter table pymem.embedding_queue force row level security;
+alter table pymem.embedding_failures enable row level security;
+alter table pymem.embedding_failures force row level security;
+
+drop policy if exists embedding_queue_tenant_select on pymem.embedding_queue;
+create policy embedding_queue_tenant_select on pymem.embedding_queue
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists embedding_queue_owner_all on pymem.embedding_queue;
+create policy embedding_queue_owner_all on pymem.embedding_queue
+for all to pymem_owner
+using (true)
+with check (true);
+
+drop policy if exists embedding_failures_tenant_select on pymem.embedding_failures;
+create policy embedding_failures_tenant_select on pymem.embedding_failures
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists embedding_failures_owner_all on pymem.embedding_failures;
+create policy embedding_failures_owner_all on pymem.embedding_failures
+for all to pymem_owner
+using (true)
+with check (true);
+
+comment on policy embedding_queue_tenant_select on pymem.embedding_queue is
+'A tenant role reads only the queue rows of the current tenant (memory_embedding_backlog).';
+comment on policy embedding_queue_owner_all on pymem.embedding_queue is
+'The owner writes the queue: the queue trigger (SECURITY DEFINER) and the worker''s claim and fail functions.';
+comment on policy embedding_failures_tenant_select on pymem.embedding_failures is
+'A tenant role reads only the failures of the current tenant (memory_embedding_backlog).';
+comment on policy embedding_failures_owner_all on pymem.embedding_failures is
+'The owner writes the failures (pymem_private.embedding_fail, operators only).';

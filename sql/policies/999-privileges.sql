@@ -398,3 +398,11 @@ pymem_private.item_jsonpath(text),
 pymem_private.item_live(pymem.facts),
 pymem_private.item_matches(jsonb, jsonb)
 to pymem_app, pymem_analyst;
+
+-- The embedding queue (sql/functions/275-embedding-queue.sql): tenant roles read their backlog and write back
+-- embeddings in their tenant; the claim and fail functions are the worker's (operators only: no grant)
+grant select on pymem.embedding_queue, pymem.embedding_failures to pymem_app, pymem_analyst;
+grant execute on function
+pymem.memory_embedding_complete(text[], uuid[], text[], public.vector[], text),
+pymem.memory_embedding_backlog()
+to pymem_app, pymem_analyst;
