@@ -47,23 +47,57 @@ end;
 $$;
 
 comment on function pymem_private.queue_embedding() is
-$$Trigger (after insert, update of content, embedding or liveness, and delete, on episodes, facts and rules; the
-argument is the memory type): a live memory without an embedding is queued for the embedding worker (its text
+$$Trigger (after insert or delete of a memory without an embedding, and an update of content, embedding or liveness
+of one that has none or had none; on episodes, facts and rules; the argument is the memory type): a live memory
+without an embedding is queued for the embedding worker (its text
 and MD5; a changed text is queued anew) and pymem_embedding is notified; one embedded, forgotten or deleted
 leaves the queue.$$;
 
 
-create or replace trigger episodes_queue_embedding
-after insert or update of content, embedding, forgotten_at or delete on pymem.episodes
-for each row execute function pymem_private.queue_embedding('episode');
+-- A row stored with its embedding (what the MCP tools and the bulk loads write) fires nothing: the triggers run only
+-- when a memory is stored without one, loses or gets one, or changes text, state or existence while it has none.
+drop trigger if exists episodes_queue_embedding on pymem.episodes;
+drop trigger if exists facts_queue_embedding on pymem.facts;
+drop trigger if exists rules_queue_embedding on pymem.rules;
 
-create or replace trigger facts_queue_embedding
-after insert or update of content, embedding, validity or delete on pymem.facts
-for each row execute function pymem_private.queue_embedding('fact');
+create or replace trigger episodes_queue_embedding_insert
+after insert on pymem.episodes
+for each row when (new.embedding is null) execute function pymem_private.queue_embedding('episode');
 
-create or replace trigger rules_queue_embedding
-after insert or update of content, embedding, forgotten_at or delete on pymem.rules
-for each row execute function pymem_private.queue_embedding('rule');
+create or replace trigger episodes_queue_embedding_update
+after update of content, embedding, forgotten_at on pymem.episodes
+for each row when (new.embedding is null or old.embedding is null)
+execute function pymem_private.queue_embedding('episode');
+
+create or replace trigger episodes_queue_embedding_delete
+after delete on pymem.episodes
+for each row when (old.embedding is null) execute function pymem_private.queue_embedding('episode');
+
+create or replace trigger facts_queue_embedding_insert
+after insert on pymem.facts
+for each row when (new.embedding is null) execute function pymem_private.queue_embedding('fact');
+
+create or replace trigger facts_queue_embedding_update
+after update of content, embedding, validity on pymem.facts
+for each row when (new.embedding is null or old.embedding is null)
+execute function pymem_private.queue_embedding('fact');
+
+create or replace trigger facts_queue_embedding_delete
+after delete on pymem.facts
+for each row when (old.embedding is null) execute function pymem_private.queue_embedding('fact');
+
+create or replace trigger rules_queue_embedding_insert
+after insert on pymem.rules
+for each row when (new.embedding is null) execute function pymem_private.queue_embedding('rule');
+
+create or replace trigger rules_queue_embedding_update
+after update of content, embedding, forgotten_at on pymem.rules
+for each row when (new.embedding is null or old.embedding is null)
+execute function pymem_private.queue_embedding('rule');
+
+create or replace trigger rules_queue_embedding_delete
+after delete on pymem.rules
+for each row when (old.embedding is null) execute function pymem_private.queue_embedding('rule');
 
 
 create or replace function pymem_private.embedding_claim("limit" integer default 64, lease interval default '5 minutes')
