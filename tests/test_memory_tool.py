@@ -152,9 +152,50 @@ def test_the_tenants_directories_are_their_own(app_pool: ConnectionPool, embedde
     assert globex.execute(View(command="view", path="/memories")).endswith("\t/memories")
 
 
-def test_a_file_past_pymems_content_limit_is_refused_and_nothing_is_written(tool: PymemMemoryTool) -> None:
-    big = "x" * 100_001
+def test_a_long_file_is_kept_as_chunks_that_search_finds_and_edits_supersede_one_by_one(
+    tool: PymemMemoryTool, as_tenant: Tenant, embedder: Embedder
+) -> None:
+    topics = ["gardening and roses", "the user's sister Ana lives in Lisbon", "quarterly tax forms", "sourdough"]
+    paragraphs = [f"## Note {n}\n" + f"A note about {topics[n % 4]}. " * 30 for n in range(12)]
+    text = "\n\n".join(paragraphs) + "\n"
+    tool.execute(Create(command="create", path="/memories/long.md", file_text=text))
+    assert tool.execute(View(command="view", path="/memories/long.md")) == (
+        "Here's the content of /memories/long.md with line numbers:\n"
+        + "\n".join(f"{n + 1:>6}\t{line}" for n, line in enumerate(text.split("\n")))
+    )
+    with as_tenant("acme") as conn:
+        chunks = conn.execute(
+            "select predicate, length(content) from pymem.facts where validity = 'active' order by created_at"
+        ).fetchall()
+        found = call(
+            conn,
+            "memory_search",
+            query="where does Ana live",
+            types=["fact"],
+            mode="semantic",
+            query_embedding=embedder.embed("where does Ana live"),
+        )
+    assert len(chunks) > 5 and all(length <= 1000 for _, length in chunks)
+    assert chunks[0][0] == "/memories/long.md" and chunks[1][0] == "/memories/long.md#chunk=1"
+    assert "Lisbon" in found[0]["content"] and found[0]["predicate"].startswith("/memories/long.md")
+    tool.execute(Replace(command="str_replace", path="/memories/long.md", old_str="## Note 11", new_str="## Last"))
+    with as_tenant("acme") as conn:
+        superseded = conn.execute("select count(*) from pymem.facts where validity = 'superseded'").fetchone()
+    assert superseded == (1,)  # only the chunk that changed
+    assert tool.execute(View(command="view", path="/memories/long.md", view_range=[1, 1])).endswith("## Note 0")
+    tool.execute(Rename(command="rename", old_path="/memories/long.md", new_path="/memories/archive/long.md"))
+    assert "## Last" in tool.execute(View(command="view", path="/memories/archive/long.md"))
+    with as_tenant("acme") as conn:
+        live = conn.execute("select count(*) from pymem.facts where validity = 'active'").fetchone()
+    assert live == (len(chunks) + 1,)  # the moved chunks and the new directory
+
+
+def test_a_file_past_a_million_characters_or_a_chunk_name_is_refused(tool: PymemMemoryTool) -> None:
+    big = "x" * 1_000_001
     assert outcome(tool, Create(command="create", path="/memories/big.md", file_text=big)) == (
-        "error: File /memories/big.md would hold 100001 characters; a pymem memory file holds at most 100000"
+        "error: File /memories/big.md would hold 1000001 characters; a pymem memory file holds at most 1000000"
+    )
+    assert outcome(tool, Create(command="create", path="/memories/a.md#chunk=2", file_text="x")).startswith(
+        "error: Path /memories/a.md#chunk=2 holds '#chunk='"
     )
     assert tool.execute(View(command="view", path="/memories")).count("\n") == 1  # the root alone

@@ -5,12 +5,14 @@ instead of on a local disk.
     with PymemMemoryTool.from_conn_string("postgresql://pymem_app@localhost/pymem", tenant="alice") as memory:
         runner = client.beta.messages.tool_runner(..., tools=[memory])
 
-Each file is an item (pymem.item_client, sql/functions/270-items.sql) of the namespace ``("memories",)`` (or the
-one given) whose key is its path: a fact whose content is the file's text, so ``memory_search`` finds it, every
-edit supersedes the previous version (history and ``as_of`` work) and a deleted file is retracted. A directory is
-an item too (key ``<path>/``), so an empty one stays, as on a disk. The commands (view, create, str_replace,
-insert, delete, rename) answer and refuse exactly as the SDK's local-filesystem tool does; a file holds at most
-100,000 characters (pymem's content limit). Everything one command does is one transaction of the tenant.
+Each file is kept as its chunks (consecutive pieces of at most 1,000 characters, cut at paragraph breaks, whose
+concatenation is the file): items (pymem.item_client, sql/functions/270-items.sql) of the namespace
+``("memories",)`` (or the one given), keyed by the path (chunk 0) and ``<path>#chunk=<n>``, each a fact whose content
+is its text. So ``memory_search`` finds the passage of a long file that answers, an edit supersedes the chunks it
+changed (history and ``as_of`` work), and a deleted file is retracted. A directory is an item too (key
+``<path>/``), so an empty one stays, as on a disk. The commands (view, create, str_replace, insert, delete,
+rename) answer and refuse exactly as the SDK's local-filesystem tool does; a file holds at most 1,000,000
+characters. Everything one command does is one transaction of the tenant.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from anthropic.types.beta import (
 )
 from psycopg_pool import ConnectionPool
 
-from pymem import limits
 from pymem.embeddings import MODEL_ID, Embedder
 from pymem.item_client import ItemClient, ListedItem
 from pymem.tenancy import tenant_transaction
@@ -42,6 +43,31 @@ MAX_LINES = 999_999
 LINE_NUMBER_WIDTH = len(str(MAX_LINES))
 DIRECTORY_SIZE = "4.0K"  # what a directory shows in a listing (a disk's directory block)
 FIELDS = ["text"]  # a file item's indexed field: its text
+CHUNK_MARK = "#chunk="  # the key of a file's chunk n > 0: <path>#chunk=<n> (chunk 0's key is the path)
+CHUNK_CHARS = 1000  # a chunk's length: about what MiniLM-L6 embeds of a text (256 word pieces)
+MAX_CHUNKS = 1000  # a file holds at most this many chunks (1,000,000 characters)
+
+
+def _chunks(text: str) -> list[str]:
+    """text cut into consecutive pieces of at most CHUNK_CHARS characters, at a paragraph break where one falls,
+    else at a line break, else anywhere: their concatenation is text, exactly."""
+    pieces: list[str] = []
+    rest = text
+    while len(rest) > CHUNK_CHARS:
+        window = rest[:CHUNK_CHARS]
+        cut = window.rfind("\n\n") + 2
+        if cut < 2:
+            cut = window.rfind("\n") + 1
+        if cut < 1:
+            cut = CHUNK_CHARS
+        pieces.append(rest[:cut])
+        rest = rest[cut:]
+    pieces.append(rest)
+    return pieces
+
+
+def _chunk_key(path: str, n: int) -> str:
+    return path if n == 0 else f"{path}{CHUNK_MARK}{n}"
 
 
 def _format_size(size: int) -> str:
@@ -62,7 +88,16 @@ class _Tree:
     """The files and directories of the namespace as one command found them."""
 
     def __init__(self, items: list[ListedItem]) -> None:
-        self.files = {i.key: str(i.value.get("text", "")) for i in items if not i.key.endswith("/")}
+        self.chunks: dict[str, list[str]] = {}
+        parts: dict[str, dict[int, str]] = {}
+        for item in items:
+            if item.key.endswith("/"):
+                continue
+            path, mark, n = item.key.partition(CHUNK_MARK)
+            parts.setdefault(path, {})[int(n) if mark else 0] = str(item.value.get("text", ""))
+        for path, numbered in parts.items():
+            self.chunks[path] = [numbered[n] for n in sorted(numbered)]
+        self.files = {path: "".join(chunks) for path, chunks in self.chunks.items()}
         self.directories = {i.key.rstrip("/") for i in items if i.key.endswith("/")} | {ROOT}
 
     def is_directory(self, path: str) -> bool:
@@ -140,24 +175,43 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
     def _tree(self, client: ItemClient) -> _Tree:
         return _Tree(client.item_list(namespace=self._namespace, key_prefix=ROOT))
 
-    def _write(self, client: ItemClient, path: str, text: str) -> None:
-        if len(text) > limits.CONTENT:
+    def _write(self, client: ItemClient, tree: _Tree, path: str, text: str) -> None:
+        """The file as its chunks: those that changed are put (each a new version of its fact), those past the new
+        end are retracted; an unchanged chunk writes nothing."""
+        new = _chunks(text)
+        if len(new) > MAX_CHUNKS:
             raise ToolError(
-                f"File {path} would hold {len(text)} characters; a pymem memory file holds at most {limits.CONTENT}"
+                f"File {path} would hold {len(text)} characters; a pymem memory file holds at most"
+                f" {MAX_CHUNKS * CHUNK_CHARS}"
             )
-        value = {"path": path, "text": text}
-        indexed = client.item_text(value=value, fields=FIELDS)
-        if indexed is not None and self._embedder is None:
+        old = tree.chunks.get(path, [])
+        changed = [n for n, chunk in enumerate(new) if n >= len(old) or old[n] != chunk]
+        values = [{"path": path, "chunk": n, "text": new[n]} for n in changed]
+        texts = [client.item_text(value=value, fields=FIELDS) for value in values]
+        indexed = [t for t in texts if t is not None]
+        if indexed and self._embedder is None:
             self._embedder = Embedder()
-        vector = self._embedder.embed(indexed) if indexed is not None and self._embedder is not None else None
-        client.item_put(
-            namespace=self._namespace,
-            key=path,
-            value=value,
-            fields=FIELDS,
-            embedding=vector,
-            embedding_model=MODEL_ID if vector is not None else None,
-        )
+        vectors = iter(self._embedder.embed_many(indexed) if indexed and self._embedder is not None else [])
+        for n, value, indexed_text in zip(changed, values, texts, strict=True):
+            vector = next(vectors) if indexed_text is not None else None
+            client.item_put(
+                namespace=self._namespace,
+                key=_chunk_key(path, n),
+                value=value,
+                fields=FIELDS,
+                embedding=vector,
+                embedding_model=MODEL_ID if vector is not None else None,
+            )
+        for n in range(len(new), len(old)):
+            self._remove(client, _chunk_key(path, n))
+        tree.chunks[path] = new
+        tree.files[path] = text
+
+    def _remove_file(self, client: ItemClient, tree: _Tree, path: str) -> None:
+        for n in range(len(tree.chunks.get(path, [""]))):
+            self._remove(client, _chunk_key(path, n))
+        tree.chunks.pop(path, None)
+        tree.files.pop(path, None)
 
     def _mkdirs(self, client: ItemClient, tree: _Tree, directory: str) -> None:
         """directory and its parents, as directory items, where they are not yet directories."""
@@ -181,6 +235,8 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
         resolved = posixpath.normpath(posixpath.join(ROOT, relative)) if relative else ROOT
         if resolved != ROOT and not resolved.startswith(ROOT + "/"):
             raise ToolError(f"Path {path} would escape /memories directory")
+        if CHUNK_MARK in resolved:
+            raise ToolError(f"Path {path} holds '{CHUNK_MARK}', which names a file's chunks in pymem")
         return resolved
 
     # the commands ------------------------------------------------------------------------------------
@@ -227,7 +283,7 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
             self._mkdirs(client, tree, posixpath.dirname(path))
             if tree.exists(path):
                 raise ToolError(f"File {command.path} already exists")
-            self._write(client, path, command.file_text)
+            self._write(client, tree, path, command.file_text)
         return f"File created successfully at: {command.path}"
 
     def str_replace(self, command: BetaMemoryTool20250818StrReplaceCommand) -> str:
@@ -256,7 +312,7 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
                 )
             changed = content[: content.find(command.old_str)].count("\n")
             new_content = content.replace(command.old_str, command.new_str)
-            self._write(client, path, new_content)
+            self._write(client, tree, path, new_content)
         lines = new_content.split("\n")
         first, last = max(0, changed - 2), min(len(lines), changed + 3)
         return (
@@ -282,7 +338,7 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
                 )
             lines.insert(command.insert_line, command.insert_text.rstrip("\n"))
             new_content = "\n".join(lines)
-            self._write(client, path, new_content if new_content.endswith("\n") else new_content + "\n")
+            self._write(client, tree, path, new_content if new_content.endswith("\n") else new_content + "\n")
         return f"The file {command.path} has been edited."
 
     def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:
@@ -292,10 +348,13 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
         with self._client() as client:
             tree = self._tree(client)
             if path in tree.files:
-                self._remove(client, path)
+                self._remove_file(client, tree, path)
             elif tree.is_directory(path):
                 for key in [*tree.under(path), path + "/"]:
-                    self._remove(client, key)
+                    if key.endswith("/"):
+                        self._remove(client, key)
+                    else:
+                        self._remove_file(client, tree, key)
             else:
                 raise ToolError(f"The path {command.path} does not exist")
         return f"Successfully deleted {command.path}"
@@ -310,17 +369,18 @@ class PymemMemoryTool(BetaAbstractMemoryTool):
                 raise ToolError(f"The destination {command.new_path} already exists")
             self._mkdirs(client, tree, posixpath.dirname(new))
             if old in tree.files:
-                self._write(client, new, tree.files[old])
-                self._remove(client, old)
+                self._write(client, tree, new, tree.files[old])
+                self._remove_file(client, tree, old)
             elif tree.is_directory(old):
                 self._mkdirs(client, tree, new)
                 for key in tree.under(old):
                     moved = new + key[len(old) :]
                     if key.endswith("/"):
                         client.item_put(namespace=self._namespace, key=moved, value={"directory": True}, indexed=False)
+                        self._remove(client, key)
                     else:
-                        self._write(client, moved, tree.files[key])
-                    self._remove(client, key)
+                        self._write(client, tree, moved, tree.files[key])
+                        self._remove_file(client, tree, key)
                 self._remove(client, old + "/")
             else:
                 raise ToolError(f"The path {command.old_path} does not exist")
