@@ -61,6 +61,9 @@ def test_quick_run_writes_json_with_the_targets_and_markdown(
     assert code == 0
 
     results = json.loads(out_json.read_text())
+    queue = results["ingest"]["embedding_queue"]  # the embedding worker: a backlog of 20, then 5 probes at idle
+    assert queue["memories"] == 20 and queue["per_s"] > 0 and len(queue["idle_latency_s"]) == 5
+    assert "- embedding worker: " in out_md.read_text()
     assert [t["name"] for t in results["targets"]] == TARGETS
     for target in results["targets"]:
         assert set(target) == ROW_KEYS

@@ -25,6 +25,7 @@ from pgvector.psycopg import register_vector
 
 from pymem import maintenance, token_counts
 from pymem.client import MemoryClient
+from pymem.embedding_worker import EmbeddingWorker
 from pymem.embeddings import Embedder, EmbeddingService
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
@@ -170,6 +171,54 @@ def mcp_queries(
     finally:
         pool.close()
     return out
+
+
+def embedding_queue(
+    scratch: ScratchDatabase, embedder: Embedder, tenant: str, count: int, log: Log, probes: int = 5
+) -> dict[str, Any]:
+    """The embedding worker (pymem.embedding_worker): its throughput on a backlog of count memories stored without an
+    embedding in one transaction (the queue trigger queues them), embedded by one worker's work() in batches of 64;
+    then its latency at idle: a worker thread LISTENing, probes single facts stored in committed transactions, the
+    seconds from each commit until its embedding is there. Run before anything else leaves the queue non-empty."""
+    texts = corpus.unique_texts(count + probes, seed=13)
+    with connect_app(scratch) as conn, tenant_transaction(conn, tenant):
+        MemoryClient(conn).store_episodes([{"content": text, "butler": "worker"} for text in texts[:count]])
+    worker = EmbeddingWorker(dsn=scratch.migrator_dsn, embedder=embedder, interval=30)
+    started = time.perf_counter()
+    embedded = worker.work("bench")
+    seconds = time.perf_counter() - started
+    log(f"embedding worker: {embedded} memories in {seconds:.1f} s")
+    latencies: list[float] = []
+    thread, stop = worker.start()
+    try:
+        time.sleep(1.0)  # listening
+        with connect_app(scratch) as conn:
+            for text in texts[count:]:
+                with tenant_transaction(conn, tenant):
+                    stored = MemoryClient(conn).store_fact(subject="probe", predicate=text[:40], content=text)
+                committed = time.perf_counter()
+                while time.perf_counter() - committed < 30:
+                    with tenant_transaction(conn, tenant):
+                        row = conn.execute(
+                            "select embedding is not null from pymem.facts where id = %s", (stored.memory_id,)
+                        ).fetchone()
+                    if row and row[0]:
+                        break
+                    time.sleep(0.005)
+                latencies.append(time.perf_counter() - committed)
+                time.sleep(0.2)
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+    log(f"embedding worker: commit to embedding at idle, median {sorted(latencies)[len(latencies) // 2]:.3f} s")
+    return {
+        "memories": embedded,
+        "seconds": round(seconds, 3),
+        "per_s": round(embedded / seconds, 1) if seconds else None,
+        "batch": worker.batch,
+        "idle_latency_s": [round(x, 3) for x in latencies],
+        "idle_latency_max_s": round(max(latencies), 3) if latencies else None,
+    }
 
 
 def consolidation(scratch: ScratchDatabase, tenant: str, count: int, log: Log) -> dict[str, Any]:

@@ -49,6 +49,7 @@ QUERY_TENANT = "t00"
 SMALL_TENANT = "small"
 MCP_TENANT = "ingest-mcp"
 CONSOLIDATION_TENANT = "consolidation"
+EMBEDDING_TENANT = "embedding-queue"
 
 
 @dataclass
@@ -78,6 +79,7 @@ class Plan:
     bases: int
     mcp_ingest: int
     consolidation: int
+    embedding_queue: int
     small_tenant: int
     janitor_tenants: int
     janitor_per_tenant: int
@@ -120,6 +122,7 @@ def plan(options: BenchOptions) -> Plan:
         bases=120 if quick else 2000,
         mcp_ingest=6 if quick else 150,
         consolidation=20 if quick else 1000,
+        embedding_queue=20 if quick else 2000,
         small_tenant=max(math.ceil(largest * 0.01), 30),
         janitor_tenants=tenants,
         janitor_per_tenant=max(10, (150 if quick else 10000) // tenants),
@@ -327,6 +330,8 @@ def _ingest(b: _Bench) -> dict[str, Any]:
     log(f"ingest (MCP): {p.mcp_ingest} memories for tenant {MCP_TENANT!r}")
     ingest["mcp"] = measure.mcp_ingest(b.scratch, b.embedder, MCP_TENANT, p.mcp_ingest, b.butlers_dir, log)
     log(f"ingest (MCP): {ingest['mcp']['per_s']} memories/s")
+    # the embedding worker first: consolidation stores episodes without an embedding, which the queue would hold
+    ingest["embedding_queue"] = measure.embedding_queue(b.scratch, b.embedder, EMBEDDING_TENANT, p.embedding_queue, log)
     ingest["consolidation"] = measure.consolidation(b.scratch, CONSOLIDATION_TENANT, p.consolidation, log)
     return ingest
 
@@ -420,6 +425,7 @@ def _results(
             "small_tenant_rows": p.small_tenant,
             "mcp_ingest": p.mcp_ingest,
             "consolidation": p.consolidation,
+            "embedding_queue": p.embedding_queue,
             "cold_starts": p.cold_starts,
             "maintenance_work_mem": p.maintenance_work_mem,
             "database": b.scratch.name,

@@ -101,6 +101,7 @@ def _other_figures(results: dict[str, Any]) -> list[str]:
         f"- batch ingest: {_fmt(ing['batch'].get('per_s'))} memories/s ({ing['batch'].get('memories')} memories,"
         f" batches of {ing['batch'].get('batch')}, embed_many + SQL store functions, one transaction per batch)",
         _consolidation(ing.get("consolidation") or {}),
+        _embedding_queue(ing.get("embedding_queue") or {}),
         f"- query embedding: p50 {_fmt(emb.get('p50_ms'), 2)} ms, p95 {_fmt(emb.get('p95_ms'), 2)} ms,"
         f" p99 {_fmt(emb.get('p99_ms'), 2)} ms",
         f"- `pymem serve` cold start: first tool call after {_fmt(cold.get('first_call_median_s'), 2)} s, first"
@@ -136,6 +137,16 @@ def _hnsw_recall(hr: dict[str, Any]) -> str:
             f"{ef}: {_fmt(r['recall_at_k'], 3)} (p95 {_fmt(r['ann_latency'].get('p95_ms'))} ms)"
             for ef, r in (hr.get("by_ef_search") or {}).items()
         )
+    )
+
+
+def _embedding_queue(que: dict[str, Any]) -> str:
+    if not que:
+        return "- embedding worker: not measured in this run"
+    return (
+        f"- embedding worker: {_fmt(que.get('per_s'))} memories/s ({que.get('memories')} stored without an embedding in"
+        f" one transaction, embedded in batches of {que.get('batch')}); at idle, commit to embedding in"
+        f" {', '.join(_fmt(x, 3) for x in que.get('idle_latency_s') or [])} s"
     )
 
 
