@@ -218,24 +218,17 @@ begin
     perform pymem_private.require_text('embedding_model', embedding_model, 200);
     for i in 1 .. v_n loop
         perform pymem_private.require_embedding('embedding', embeddings[i]);
-        -- written only when the text is still the one embedded and nothing embedded it meanwhile; the queue
-        -- trigger then takes it off the queue
-        if memory_types[i] = 'fact' then
-            update pymem.facts as m set embedding = embeddings[i], embedding_model = memory_embedding_complete.embedding_model
-             where m.tenant_id = v_tenant and m.id = memory_ids[i] and m.embedding is null
-               and pg_catalog.md5(m.content) = content_md5s[i];
-        elsif memory_types[i] = 'rule' then
-            update pymem.rules as m set embedding = embeddings[i], embedding_model = memory_embedding_complete.embedding_model
-             where m.tenant_id = v_tenant and m.id = memory_ids[i] and m.embedding is null
-               and pg_catalog.md5(m.content) = content_md5s[i];
-        elsif memory_types[i] = 'episode' then
-            update pymem.episodes as m set embedding = embeddings[i], embedding_model = memory_embedding_complete.embedding_model
-             where m.tenant_id = v_tenant and m.id = memory_ids[i] and m.embedding is null
-               and pg_catalog.md5(m.content) = content_md5s[i];
-        else
+        if memory_types[i] is null or memory_types[i] not in ('episode', 'fact', 'rule') then
             raise exception 'memory_types[%] must be episode, fact or rule, not %', i, pg_catalog.quote_nullable(memory_types[i])
                 using errcode = 'PM002';
         end if;
+        -- written only when the text is still the one embedded and nothing embedded it meanwhile; the queue
+        -- trigger then takes it off the queue (the table is one of three names, never the caller's text)
+        execute pg_catalog.format(
+            'update pymem.%I as m set embedding = $1, embedding_model = $2'
+            ' where m.tenant_id = $3 and m.id = $4 and m.embedding is null and pg_catalog.md5(m.content) = $5',
+            memory_types[i] || 's'
+        ) using embeddings[i], memory_embedding_complete.embedding_model, v_tenant, memory_ids[i], content_md5s[i];
         get diagnostics v_count = row_count;
         v_done := v_done + v_count;
     end loop;
