@@ -37,6 +37,7 @@ from pymem.cli import erase as erase_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
 from pymem.cli import review as review_cli
+from pymem.cli import tenant_data as tenant_data_cli
 from pymem.cli import token as token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
@@ -245,6 +246,7 @@ def build_parser() -> argparse.ArgumentParser:
     erase_cli.register(sub)
     review_cli.register(sub)
     claude_code_cli.register(sub)
+    tenant_data_cli.register(sub)
     _register_dev_commands(sub)
     model_cli.register(sub)
     return parser

@@ -58,6 +58,9 @@ security invoker
 set search_path = pg_catalog, pg_temp
 as $$
 begin
+    if pg_catalog.current_setting('pymem.reason', true) = 'import' then
+        return null;  -- a restored fact (pymem.memory_import): its link comes from the file, with its own time
+    end if;
     insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation)
     values (new.tenant_id, 'fact', new.id, 'fact', new.supersedes_id, 'supersedes')
     on conflict do nothing;
@@ -66,7 +69,8 @@ end;
 $$;
 
 comment on function pymem_private.link_superseded_fact() is
-'Trigger (after insert of a fact with supersedes_id, or its approval): records the fact -[supersedes]-> fact link.';
+$$Trigger (after insert of a fact with supersedes_id, or its approval): records the fact -[supersedes]-> fact link;
+not while pymem.memory_import restores a tenant (pymem.reason 'import'): the export's link line brings it.$$;
 
 create or replace trigger facts_supersede
 before insert or update of validity on pymem.facts

@@ -16,6 +16,10 @@ begin
         new.session_position := null;
         return new;
     end if;
+    if new.session_position is not null then
+        -- given (a restored episode, pymem.memory_import): its place and context are kept as they were
+        return new;
+    end if;
     -- the index (tenant_id, session_id, session_position) read backwards: one row, however long the session
     select e.content, e.session_position into v_previous
     from pymem.episodes as e
@@ -31,7 +35,8 @@ $$;
 comment on function pymem_private.set_session_context() is
 $$Trigger (before insert on episodes): an episode with a session_id gets session_position = the session's last
 position + 1, and retrieval_context = the content of the session's last episode (forgotten or not: it was said),
-unless the caller gave one. Concurrent writers to one session may share a position.$$;
+unless the caller gave one. An episode that comes with its session_position (restored by memory_import) keeps it
+and its retrieval_context as they were. Concurrent writers to one session may share a position.$$;
 
 drop trigger if exists episodes_session_context on pymem.episodes;
 create trigger episodes_session_context

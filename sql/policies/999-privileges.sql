@@ -406,3 +406,17 @@ grant execute on function
 pymem.memory_embedding_complete(text[], uuid[], text[], public.vector[], text),
 pymem.memory_embedding_backlog()
 to pymem_app, pymem_analyst;
+
+-- Export and import of a tenant (sql/functions/285-tenant-export.sql): the application's (pymem export,
+-- pymem import-tenant); an analyst may export what its login's tenant holds, and imports nothing
+grant execute on function
+pymem.memory_export_manifest(),
+pymem.memory_export(boolean)
+to pymem_app, pymem_analyst;
+grant execute on function
+pymem.memory_import(jsonb[], integer),
+pymem_private.import_rows(jsonb[])
+to pymem_app;
+grant execute on function
+pymem.memory_import_facts(text[], text[], text[], timestamptz[], jsonb[], text, integer[])
+to pymem_app;
