@@ -8,9 +8,10 @@ The mappings (docs/operations.md, "Moving in from another memory system"):
 
 - The official MCP memory server's ``memory.jsonl`` (``@modelcontextprotocol/server-memory``): an entity
   ``{"type": "entity", "name", "entityType", "observations": [...]}`` becomes the fact (name, "entity type",
-  "<name> is a <entityType>") and one fact per observation (name, "observation <n>", the observation);
+  "<name> is a <entityType>") and one fact per observation (name, "observation <n>", "<name>: <observation>");
   a relation ``{"type": "relation", "from", "to", "relationType"}`` becomes the fact
-  (from, "<relationType> <to>", "<from> <relationType> <to>"). The graph has no dates: observed now.
+  (from, "<relationType> <to>", "<from> <relationType> <to>"). The official graph has no dates: observed now
+  (forks' "updatedAt" / "createdAt" are read).
 - mem0's exported memories (``Memory.get_all()`` / the platform's export: ``{"results": [...]}``, a list, or
   JSON Lines): each ``{"id", "memory", "user_id"?, "agent_id"?, "run_id"?, "metadata"?, "categories"?,
   "created_at"?, "updated_at"?}`` becomes the fact (its user_id, agent_id or "user"; "mem0 <id>"; memory),
@@ -58,32 +59,49 @@ def _json_lines(path: Path) -> Iterator[tuple[int, Any]]:
                 raise InvalidArgumentError(f"line {number}: not JSON ({exc})") from None
 
 
+def _mcp_kind(item: dict[str, Any]) -> str | None:
+    """'entity' or 'relation': the line's "type", or for the forks that write none, the keys it has."""
+    kind = item.get("type")
+    if kind is None and "name" in item:
+        return "entity"
+    if kind is None and ("from" in item or "from_entity" in item):
+        return "relation"
+    return kind if isinstance(kind, str) else None
+
+
 def mcp_memory_facts(path: Path) -> Iterator[ForeignFact]:
-    """The facts of an MCP memory server's memory.jsonl (see the module docstring)."""
+    """The facts of an MCP memory server's memory.jsonl (see the module docstring). Also read: the forks' lines
+    without "type", relations with "from_entity" / "to_entity", and "updatedAt" / "createdAt" (Unix seconds or
+    ISO 8601) as when an entity was observed."""
     for number, item in _json_lines(path):
-        kind = item.get("type") if isinstance(item, dict) else None
+        kind = _mcp_kind(item) if isinstance(item, dict) else None
         if kind == "entity":
             name = _text(item.get("name"), "an entity's name", number)
             entity_type = item.get("entityType")
+            observed = _moment(item.get("updatedAt") or item.get("createdAt"), number)
             source = {"mcp_memory": {"entity": name, "entity_type": entity_type}}
             if isinstance(entity_type, str) and entity_type.strip():
-                yield ForeignFact(number, name, "entity type", f"{name} is a {entity_type}", metadata=source)
+                yield ForeignFact(number, name, "entity type", f"{name} is a {entity_type}", observed, source)
             observations = item.get("observations", [])
             if not isinstance(observations, list):
                 raise InvalidArgumentError(f"line {number}: an entity's observations must be a list")
             for n, observation in enumerate(observations, start=1):
-                content = _text(observation, f"observation {n} of {name!r}", number)
-                yield ForeignFact(number, name, f"observation {n}", content, metadata=source)
+                said = _text(observation, f"observation {n} of {name!r}", number)
+                # the entity's name leads: an observation ("Age 28", "Status: Completed") is about it, and its
+                # embedding must know what about
+                kept = {"mcp_memory": {**source["mcp_memory"], "observation": said}}
+                yield ForeignFact(number, name, f"observation {n}", f"{name}: {said}", observed, kept)
         elif kind == "relation":
-            source_name = _text(item.get("from"), "a relation's from", number)
-            target = _text(item.get("to"), "a relation's to", number)
+            source_name = _text(item.get("from", item.get("from_entity")), "a relation's from", number)
+            target = _text(item.get("to", item.get("to_entity")), "a relation's to", number)
             relation = _text(item.get("relationType"), "a relation's relationType", number)
             yield ForeignFact(
                 number,
                 source_name,
                 f"{relation} {target}",
                 f"{source_name} {relation.replace('_', ' ')} {target}",
-                metadata={"mcp_memory": {"from": source_name, "to": target, "relation_type": relation}},
+                _moment(item.get("updatedAt") or item.get("createdAt"), number),
+                {"mcp_memory": {"from": source_name, "to": target, "relation_type": relation}},
             )
         else:
             raise InvalidArgumentError(
@@ -93,10 +111,16 @@ def mcp_memory_facts(path: Path) -> Iterator[ForeignFact]:
 
 
 def _moment(value: object, line: int) -> datetime | None:
+    """An ISO 8601 text or Unix seconds as a moment (UTC when it names no zone); None for none."""
     if value in (None, ""):
         return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        try:
+            return datetime.fromtimestamp(value, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            raise InvalidArgumentError(f"line {line}: {value!r} is not a Unix time in seconds") from None
     if not isinstance(value, str):
-        raise InvalidArgumentError(f"line {line}: a date must be an ISO 8601 text, not {value!r}")
+        raise InvalidArgumentError(f"line {line}: a date must be an ISO 8601 text or Unix seconds, not {value!r}")
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:

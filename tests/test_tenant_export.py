@@ -257,6 +257,9 @@ def test_mcp_memory_and_mem0_files_come_in_through_the_store(
 ) -> None:
     mcp = list(mcp_memory_facts(DATA / "mcp-memory.jsonl"))
     assert ("John_Smith", "entity type", "John_Smith is a person") in [(f.subject, f.predicate, f.content) for f in mcp]
+    assert ("John_Smith", "observation 1", "John_Smith: Speaks fluent Spanish") in [
+        (f.subject, f.predicate, f.content) for f in mcp
+    ]
     assert ("John_Smith", "works_at Anthropic", "John_Smith works at Anthropic") in [
         (f.subject, f.predicate, f.content) for f in mcp
     ]
@@ -278,7 +281,16 @@ def test_mcp_memory_and_mem0_files_come_in_through_the_store(
             row[0] == "alice" and row[1] == datetime(2024, 7, 20, 8, 30, 41, 362000, tzinfo=UTC) and row[3] == "import"
         )
         found = call(conn, "memory_recall", topic="Spanish", bump_references=False)
-        assert found[0]["content"] == "Speaks fluent Spanish"
+        assert found[0]["content"] == "John_Smith: Speaks fluent Spanish"
+    # the forks' lines: no "type", "from_entity" / "to_entity", Unix seconds
+    fork = list(mcp_memory_facts(DATA / "mcp-memory-fork.jsonl"))
+    assert [(f.subject, f.predicate, f.content) for f in fork] == [
+        ("Ada", "entity type", "Ada is a Person"),
+        ("Ada", "observation 1", "Ada: Age 36"),
+        ("Ada", "observation 2", "Ada: Writes notes on the Analytical Engine"),
+        ("Ada", "writes_about Analytical Engine", "Ada writes about Analytical Engine"),
+    ]
+    assert fork[0].observed_at == datetime(2026, 1, 10, 16, 5, 41, tzinfo=UTC) and fork[3].observed_at is None
     # a line another system got wrong is named
     broken = tmp_path / "broken.jsonl"
     broken.write_text((DATA / "mcp-memory.jsonl").read_text().replace('"type":"relation"', '"type":"relationship"'))
