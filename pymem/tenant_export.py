@@ -205,48 +205,49 @@ def import_foreign_facts(
     citation: str,
     progress: Callable[[ForeignImport], None] | None = None,
 ) -> ForeignImport:
-    """Store facts read from another system's file (pymem.foreign_memories) in tenant, in one transaction, through
-    pymem.memory_import_facts; citation names the file. conn: autocommit."""
-    done = ForeignImport()
+    """Store facts read from another system's file (pymem.foreign_memories) in tenant through
+    pymem.memory_import_facts; citation names the file. conn: autocommit.
 
-    def flush(batch: list[ForeignFact]) -> None:
-        rows = conn.execute(
-            "select outcome, review_state from pymem.memory_import_facts(%s, %s, %s, %s::timestamptz[],"
-            " %s::jsonb[], %s, line_numbers => %s)",
-            (
-                [f.subject for f in batch],
-                [f.predicate for f in batch],
-                [f.content for f in batch],
-                [f.observed_at for f in batch],
-                [Jsonb(f.metadata) for f in batch],
-                citation,
-                [f.line for f in batch],
-            ),
-        ).fetchall()
+    The whole file is read first, so a malformed line is refused before anything is written. Then one transaction
+    per BATCH facts (each fact's advisory lock is held to the end of its transaction, and a lock table holds a few
+    thousand): a batch the database refuses stops the import with a report of what is in, and running it again
+    stores the rest (what is in is 'unchanged')."""
+    pending = list(facts)
+    done = ForeignImport()
+    for start in range(0, len(pending), BATCH):
+        batch = pending[start : start + BATCH]
+        try:
+            with tenant_transaction(conn, tenant, actor="pymem import-tenant"):
+                rows = conn.execute(
+                    "select outcome, review_state from pymem.memory_import_facts(%s, %s, %s, %s::timestamptz[],"
+                    " %s::jsonb[], %s, line_numbers => %s)",
+                    (
+                        [f.subject for f in batch],
+                        [f.predicate for f in batch],
+                        [f.content for f in batch],
+                        [f.observed_at for f in batch],
+                        [Jsonb(f.metadata) for f in batch],
+                        citation,
+                        [f.line for f in batch],
+                    ),
+                ).fetchall()
+        except psycopg.Error as exc:
+            error = translate(exc)
+            if error is None:
+                raise
+            if start:
+                error = type(error)(
+                    f"{error.args[0]} (the {start} facts before it, to line {pending[start - 1].line}, are stored;"
+                    " running the import again stores the rest)",
+                    hint=error.hint,
+                )
+            raise error from exc
         for outcome, review_state in rows:
             if outcome == "unchanged":
                 done.unchanged += 1
             else:
                 done.stored += 1
                 done.pending_review += review_state == "pending_review"
-
-    try:
-        with tenant_transaction(conn, tenant, actor="pymem import-tenant"):
-            batch: list[ForeignFact] = []
-            for fact in facts:
-                batch.append(fact)
-                if len(batch) >= BATCH:
-                    flush(batch)
-                    batch = []
-                    if progress is not None:
-                        progress(done)
-            if batch:
-                flush(batch)
-    except psycopg.Error as exc:
-        error = translate(exc)
-        if error is None:
-            raise
-        raise error from exc
-    if progress is not None:
-        progress(done)
+        if progress is not None:
+            progress(done)
     return done

@@ -64,6 +64,11 @@ def test_quick_run_writes_json_with_the_targets_and_markdown(
     queue = results["ingest"]["embedding_queue"]  # the embedding worker: a backlog of 20, then 5 probes at idle
     assert queue["memories"] == 20 and queue["per_s"] > 0 and len(queue["idle_latency_s"]) == 5
     assert "- embedding worker: " in out_md.read_text()
+    transfer = results["tenant_transfer"]  # pymem export and pymem import-tenant of the query tenant (400 rows)
+    assert transfer["export"]["rows"] == transfer["import"]["rows"] >= 400 and transfer["baseline_rss_mb"] > 0
+    for step in ("export", "export_with_embeddings", "import"):
+        assert transfer[step]["rows_per_s"] > 0 and transfer[step]["peak_rss_mb"] > 0
+    assert "- tenant export and import" in out_md.read_text()
     assert [t["name"] for t in results["targets"]] == TARGETS
     for target in results["targets"]:
         assert set(target) == ROW_KEYS

@@ -588,9 +588,10 @@ def trigger_problems(conn: psycopg.Connection[Any]) -> list[str]:
     bodies = {fn.name: fn for fn in functions(conn)}
     touching = {name for name, fn in bodies.items() if table_refs(strip_sql(fn.body), names)}
     problems: list[str] = []
-    for table_oid, trigger, fn_name in conn.execute(
+    for table_oid, trigger, fn_name, transition in conn.execute(
         """
-        select t.tgrelid::int8, t.tgname, n.nspname || '.' || p.proname
+        select t.tgrelid::int8, t.tgname, n.nspname || '.' || p.proname,
+               coalesce(t.tgnewtable, t.tgoldtable)
           from pg_catalog.pg_trigger as t
           join pg_catalog.pg_proc as p on p.oid = t.tgfoid
           join pg_catalog.pg_namespace as n on n.oid = p.pronamespace
@@ -610,6 +611,21 @@ def trigger_problems(conn: psycopg.Connection[Any]) -> list[str]:
         text = strip_sql(fn.body)
         rows = {"new", "old"} | set(re.findall(r"\b([a-z_]\w*)\s*:=\s*(?:new|old)\s*;", text))
         row_tenant = r"(?:" + "|".join(sorted(rows)) + r")\.tenant_id\b"
+        if transition is not None:
+            # a statement trigger: its rows are the transition table's; what it passes on must be their tenant_ids
+            # (select array_agg(c.tenant_id), ... into v_tenants, ... from <transition table> as c)
+            carried = {
+                m.group(2)
+                for m in re.finditer(r"select\s+array_agg\(\s*(\w+)\.tenant_id\s*\)[^;]*?\binto\s+(\w+)[^;]*?;", text)
+                if re.search(rf"\bfrom\s+{re.escape(transition)}\s+as\s+{re.escape(m.group(1))}\b", m.group(0))
+            }
+            row_tenant = (
+                r"(?:(?:"
+                + "|".join(sorted(rows))
+                + r")\.tenant_id\b"
+                + "".join(rf"|\b{re.escape(v)}\b" for v in sorted(carried))
+                + ")"
+            )
         for ref in table_refs(text, names):
             segment = next(text[s:e] for s, e in segments(text) if s <= ref.start < e)
             if ref.verb == "into":
@@ -828,6 +844,33 @@ def test_a_trigger_touching_other_tenants_is_reported(scratch: psycopg.Connectio
         "confidence = 0 where r.content = new.content",
         "trigger facts_citus_probe on pymem.facts (pymem_private.citus_probe): inserts into "
         "pymem.memory_links with tenant_id ''",
+    ]
+
+
+def test_a_statement_trigger_passing_on_other_tenants_is_reported(scratch: psycopg.Connection[Any]) -> None:
+    """A statement trigger may pass on the tenant_ids of its transition table's rows, and nothing else."""
+    scratch.execute("""
+        create function pymem_private.citus_probe() returns trigger
+        language plpgsql volatile set search_path = pg_catalog, pg_temp as $$
+        declare
+            v_tenants text[];
+        begin
+            select array_agg(c.tenant_id) into v_tenants from pymem.rules as c;
+            perform pymem_private.keyword_stats_apply_rows('fact', v_tenants, null, null, true);
+            return null;
+        end;
+        $$
+    """)
+    scratch.execute(
+        "create trigger facts_citus_probe after insert on pymem.facts referencing new table as changed "
+        "for each statement execute function pymem_private.citus_probe()"
+    )
+    assert [p for p in trigger_problems(scratch) if "citus_probe" in p] == [
+        "trigger facts_citus_probe on pymem.facts (pymem_private.citus_probe): from pymem.rules c is not limited"
+        " to the row's tenant (c.tenant_id = new.tenant_id): begin select array_agg(c.tenant_id) into v_tenants"
+        " from pymem.rules as c",
+        "trigger facts_citus_probe on pymem.facts (pymem_private.citus_probe): calls"
+        " pymem_private.keyword_stats_apply_rows without the row's tenant_id",
     ]
 
 

@@ -140,6 +140,30 @@ def test_two_connections_storing_into_one_tenant_keep_exact_counts(connect_app: 
         assert kept(conn) == recounted(conn)
 
 
+def test_one_statement_of_many_rows_and_tenants_keeps_exact_counts(superuser: psycopg.Connection[Any]) -> None:
+    """Inserts and deletes are counted per statement (a transition table): one statement writing rows of two
+    tenants, searchable and not, then deleting some of them, leaves the statistics a recount gives."""
+    with superuser.transaction():
+        superuser.execute(
+            "insert into pymem.facts (tenant_id, subject, predicate, content, validity)"
+            " select case when g % 3 = 0 then 'acme' else 'globex' end, 's' || g, 'p',"
+            " 'tea ' || repeat('garden ', g % 7) || 'note ' || g,"
+            " case when g % 5 = 0 then 'retracted' else 'active' end"
+            " from generate_series(1, 300) as g"
+        )
+        superuser.execute(
+            "insert into pymem.episodes (tenant_id, butler, content)"
+            " select 'acme', 'general', 'piano lesson ' || g from generate_series(1, 50) as g"
+        )
+    assert kept(superuser) == recounted(superuser)
+    facts = superuser.execute("select sum(docs) from pymem.keyword_stats where memory_type = 'fact'").fetchone()
+    assert facts == (240,) and df(superuser, "tea") == 240
+    with superuser.transaction():
+        superuser.execute("delete from pymem.facts where subject like 's1%'")  # both tenants, some not searchable
+        superuser.execute("delete from pymem.episodes where content like '%4%'")
+    assert kept(superuser) == recounted(superuser)
+
+
 def test_statistics_are_per_tenant_and_under_rls(
     as_tenant: Tenant, connect_app: AppConnect, superuser: psycopg.Connection[Any]
 ) -> None:

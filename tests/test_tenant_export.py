@@ -187,7 +187,7 @@ def test_a_malformed_line_is_named_and_nothing_of_the_import_is_left(
     cases = {
         5: "not JSON",
         6: "not a pymem export line",
-        7: "confidence",
+        7: "the fact cannot be written: .*facts_confidence_range",
     }
     variants = [
         [*lines[:4], "{not json", *lines[5:]],
@@ -219,7 +219,8 @@ def test_an_import_never_replaces_what_the_tenant_learned_later(
     with as_tenant("other") as conn:
         store_fact(conn, "user", "city", "The user lives in Lisbon", embedder)  # later than the file's
         store_fact(conn, "user", "pet", "The user has a cat", embedder)
-    with pytest.raises(InvalidArgumentError, match=r"^line 2: fact .* observed before the active fact"):
+    refused = r"^line 2: the fact cannot be written: fact .* observed before the active fact"
+    with pytest.raises(InvalidArgumentError, match=refused):
         tenant_export.import_lines(app, "other", io.StringIO(text))
     with as_tenant("other") as conn:
         assert [r["content"] for r in call(conn, "memory_recall", topic="city", bump_references=False)][:1] == [
@@ -296,6 +297,24 @@ def test_mcp_memory_and_mem0_files_come_in_through_the_store(
     broken.write_text((DATA / "mcp-memory.jsonl").read_text().replace('"type":"relation"', '"type":"relationship"'))
     with pytest.raises(InvalidArgumentError, match=r"^line 3: not an MCP memory line"):
         list(mcp_memory_facts(broken))
+
+
+def test_a_foreign_import_refused_midway_says_what_is_in_and_resumes(
+    as_tenant: Tenant, app: psycopg.Connection[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memories = [{"id": f"m{i}", "memory": f"Likes fruit number {i}", "user_id": "alice"} for i in range(1, 8)]
+    memories[4]["user_id"] = "x" * 600  # a subject longer than memory_store_fact takes
+    path = tmp_path / "mem0.json"
+    path.write_text(json.dumps({"results": memories}))
+    monkeypatch.setattr(tenant_export, "BATCH", 2)  # one transaction per 2 facts
+    with pytest.raises(InvalidArgumentError, match=r"^line 5: subject is too long .*the 4 facts before it, to line 4"):
+        tenant_export.import_foreign_facts(app, "acme", mem0_facts(path), citation="mem0:mem0.json")
+    with as_tenant("acme") as conn:
+        assert conn.execute("select count(*) from pymem.facts").fetchone() == (4,)
+    memories[4]["user_id"] = "alice"
+    path.write_text(json.dumps({"results": memories}))
+    done = tenant_export.import_foreign_facts(app, "acme", mem0_facts(path), citation="mem0:mem0.json")
+    assert (done.stored, done.unchanged) == (3, 4)
 
 
 def test_the_cli_exports_and_imports_a_tenant(

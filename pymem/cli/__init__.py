@@ -14,6 +14,7 @@ pymem butler sync [--tenant T] [--dir D]         write butler.toml settings into
 pymem butler show [BUTLER] [--tenant T]          print the butler settings in force
 pymem erase memory --type T --id ID [--cascade] | tenant T --confirm T   erase for good (right to erasure)
 pymem review list [--tenant T] | approve|reject --type fact|rule --id ID   what waits for a human reviewer
+pymem dashboard [--host H] [--port P]             a read-only web dashboard of one tenant (token sign-in)
 pymem hook session-start|user-prompt|stop [--tenant T]   a Claude Code hook (JSON on stdin and stdout)
 pymem claude-code install [--scope project|user] [--tenant T] [--print]   register the hooks and the MCP server
 
@@ -33,6 +34,7 @@ from pathlib import Path
 from pymem import __version__, embedded, migrate
 from pymem.cli import butler as butler_cli
 from pymem.cli import claude_code as claude_code_cli
+from pymem.cli import dashboard as dashboard_cli
 from pymem.cli import erase as erase_cli
 from pymem.cli import maintenance as maintenance_cli
 from pymem.cli import model as model_cli
@@ -245,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     maintenance_cli.register(sub)
     erase_cli.register(sub)
     review_cli.register(sub)
+    dashboard_cli.register(sub)
     claude_code_cli.register(sub)
     tenant_data_cli.register(sub)
     _register_dev_commands(sub)

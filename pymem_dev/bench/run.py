@@ -33,7 +33,7 @@ from pymem.config import Settings
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
 from pymem_dev import reports
-from pymem_dev.bench import corpus, loader, measure, tables
+from pymem_dev.bench import corpus, loader, measure, tables, tenant_transfer
 from pymem_dev.bench.targets import evaluate
 from pymem_dev.scratch import ScratchDatabase, drop, recreate, scratch_database
 
@@ -261,6 +261,9 @@ def _run(
     log(f"cold start of `pymem serve`: {p.cold_starts} run(s)")
     with phases("cold start of `pymem serve`"):
         cold = measure.cold_start(scratch, QUERY_TENANT, bench.butlers_dir, p.cold_starts, log)
+    log("tenant export and import: `pymem export`, `pymem import-tenant`")
+    with phases("tenant export and import"):
+        transfer = tenant_transfer.tenant_transfer(scratch, QUERY_TENANT, "t_imported", log)
     janitor = _janitor(bench)
 
     results = _results(
@@ -272,6 +275,7 @@ def _run(
         cold_start=cold,
         janitor=janitor,
     )
+    results["tenant_transfer"] = transfer
     results["targets"] = evaluate(results)
     return results
 

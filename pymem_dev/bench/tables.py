@@ -114,7 +114,25 @@ def _other_figures(results: dict[str, Any]) -> list[str]:
             f"{x['memories_per_tenant']} per tenant: {x.get('keyword_match_share')}" for x in results["scales"]
         ),
         _janitor(results.get("janitor") or {}),
+        _tenant_transfer(results.get("tenant_transfer") or {}),
     ]
+
+
+def _tenant_transfer(tt: dict[str, Any]) -> str:
+    if not tt:
+        return "- tenant export and import: not measured in this run"
+    bare, full, imp = tt["export"], tt["export_with_embeddings"], tt["import"]
+
+    def rate(step: dict[str, Any]) -> str:
+        return f"{_fmt(step.get('work_rows_per_s'))} rows/s ({_fmt(step['rows_per_s'])} with start-up)"
+
+    return (
+        f"- tenant export and import, {bare['rows']} rows (each a process; peak RSS beside `pymem --version`'s"
+        f" {tt.get('baseline_rss_mb')} MB): `pymem export` {rate(bare)}, peak RSS {bare['peak_rss_mb']} MB"
+        f" ({bare['file_mb']} MB); with embeddings {rate(full)}, peak RSS {full['peak_rss_mb']} MB"
+        f" ({full['file_mb']} MB); `pymem import-tenant` of that file into a new tenant {rate(imp)}, peak RSS"
+        f" {imp['peak_rss_mb']} MB"
+    )
 
 
 def _filtered_recall(fr: dict[str, Any]) -> str:

@@ -25,7 +25,13 @@ begin
        and not (select r.rolsuper from pg_catalog.pg_roles as r where r.rolname = session_user) then
         return new;
     end if;
-    perform pymem_private.lock_tenant_key(new.tenant_id, 'supersession', new.subject || chr(31) || new.predicate);
+    -- A tenant restored by pymem.memory_import (pymem.reason 'import') takes no lock per key: one transaction
+    -- writes the whole tenant, and a lock per fact would exhaust the lock table (max_locks_per_transaction) past a
+    -- few thousand facts. A concurrent store of the same key then meets the unique index
+    -- facts_one_active_per_subject_predicate, and one of the two fails whole instead of waiting.
+    if pg_catalog.current_setting('pymem.reason', true) is distinct from 'import' then
+        perform pymem_private.lock_tenant_key(new.tenant_id, 'supersession', new.subject || chr(31) || new.predicate);
+    end if;
     -- the fact it replaces stops being valid when the new one was observed (its created_at: memory_store_fact's
     -- observed_at, else now)
     update pymem.facts as f
@@ -47,7 +53,8 @@ $$;
 comment on function pymem_private.supersede_fact() is
 $$Trigger (before insert on facts, and before the update that approves a fact kept for review): marks the
 active fact with the same tenant, subject and predicate 'superseded' (invalid from the moment the new fact was
-observed, its created_at) and points the new fact's supersedes_id at it. Serialised per key by an advisory lock.$$;
+observed, its created_at) and points the new fact's supersedes_id at it. Serialised per key by an advisory lock
+(not while pymem.memory_import restores a tenant: the unique index of active facts guards it then).$$;
 
 
 create or replace function pymem_private.link_superseded_fact()

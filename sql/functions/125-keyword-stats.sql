@@ -9,8 +9,9 @@
 -- tenant's statistics rows (RLS, sql/policies/010-rls.sql), which are those of the rows they write.
 -- Concurrency: every change first upserts the (tenant, type) row of keyword_stats, so two writers of one
 -- tenant and type queue there (until the first commits) before either touches a lexeme row; the lexeme
--- rows are then upserted in lexeme order. No deadlock between writers of one type; a transaction writing
--- two memory types holds two such rows.
+-- rows are then upserted in lexeme order. Inserts and deletes are applied per statement (one upsert per
+-- statistics row, tenants in order, then (tenant, lexeme) in order), updates per row. No deadlock between
+-- writers of one type; a transaction writing two memory types holds two such rows.
 
 create or replace function pymem_private.keyword_stats_apply(
     p_tenant text, p_type text, p_vector tsvector, p_delta integer
@@ -91,9 +92,111 @@ end;
 $$;
 
 comment on function pymem_private.keyword_stats_maintain() is
-$$Trigger (after insert, delete, and update of the search vector or the searchable state on episodes, facts,
-rules; argument: memory type): keeps pymem.keyword_stats and pymem.keyword_lexemes equal to the searchable rows
+$$Trigger (after update of the search vector or the searchable state on episodes, facts, rules, row by row;
+argument: memory type; inserts and deletes: keyword_stats_statement): keeps pymem.keyword_stats and pymem.keyword_lexemes equal to the searchable rows
 (active facts; approved rules and episodes without forgotten_at).$$;
+
+
+create or replace function pymem_private.keyword_stats_apply_rows(
+    p_type text, p_tenants text[], p_vectors tsvector[], p_deltas integer[], p_loosen boolean
+)
+returns void
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    -- keyword_stats_apply for many rows at once: one upsert per (tenant, type) and per (tenant, lexeme), so a
+    -- statement that writes n rows updates each statistics row once, not n times (n updates of one row in one
+    -- transaction leave n row versions that every later update walks: quadratic in n)
+    insert into pymem.keyword_stats as s (tenant_id, memory_type, docs, total_length, min_length)
+    select r.tenant, p_type, sum(r.delta), sum(r.delta * pg_catalog.length(r.vector)), min(pg_catalog.length(r.vector))
+      from rows from (pg_catalog.unnest(p_tenants), pg_catalog.unnest(p_vectors), pg_catalog.unnest(p_deltas))
+           as r (tenant, vector, delta)
+     group by r.tenant
+     order by r.tenant
+    on conflict (tenant_id, memory_type) do update
+        set docs = s.docs + excluded.docs,
+            total_length = s.total_length + excluded.total_length,
+            min_length = case when p_loosen then least(s.min_length, excluded.min_length) else s.min_length end;
+    insert into pymem.keyword_lexemes as l (tenant_id, memory_type, lexeme, df, max_tf)
+    select r.tenant, p_type, u.lexeme, sum(r.delta), max(coalesce(pg_catalog.cardinality(u.positions), 1))
+      from rows from (pg_catalog.unnest(p_tenants), pg_catalog.unnest(p_vectors), pg_catalog.unnest(p_deltas))
+           as r (tenant, vector, delta)
+     cross join lateral pg_catalog.unnest(r.vector) as u (lexeme, positions, weights)
+     group by r.tenant, u.lexeme
+     order by r.tenant, u.lexeme
+    on conflict (tenant_id, memory_type, lexeme) do update
+        set df = l.df + excluded.df,
+            max_tf = case when p_loosen then greatest(l.max_tf, excluded.max_tf) else l.max_tf end;
+end;
+$$;
+
+comment on function pymem_private.keyword_stats_apply_rows(text, text[], tsvector[], integer[], boolean) is
+$$keyword_stats_apply for the rows of one statement: the search vectors of rows of several tenants with their
+deltas (+1, -1 or 0, as keyword_stats_apply's p_delta), applied with one upsert per (tenant, type) and per
+(tenant, lexeme); p_loosen: min_length and max_tf may move towards a looser bound (rows written, not deleted).
+Called by the keyword_stats statement triggers.$$;
+
+
+create or replace function pymem_private.keyword_stats_statement()
+returns trigger
+language plpgsql
+volatile
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_type text := tg_argv[0];
+    v_tenants text[];
+    v_vectors tsvector[];
+    v_deltas integer[];
+begin
+    -- the rows of the statement (transition table "changed"), with their deltas: a written row counts 1 when it
+    -- is searchable and 0 when not (only the bounds may move); a deleted row -1 when it was searchable
+    if tg_op = 'INSERT' and v_type = 'fact' then
+        select array_agg(c.tenant_id), array_agg(c.search_vector),
+               array_agg(case when c.validity = 'active' then 1 else 0 end)
+          into v_tenants, v_vectors, v_deltas
+          from changed as c;
+    elsif tg_op = 'INSERT' and v_type = 'rule' then
+        select array_agg(c.tenant_id), array_agg(c.search_vector),
+               array_agg(case when c.forgotten_at is null and c.review_state = 'approved' then 1 else 0 end)
+          into v_tenants, v_vectors, v_deltas
+          from changed as c;
+    elsif tg_op = 'INSERT' then
+        select array_agg(c.tenant_id), array_agg(c.search_vector),
+               array_agg(case when c.forgotten_at is null then 1 else 0 end)
+          into v_tenants, v_vectors, v_deltas
+          from changed as c;
+    elsif v_type = 'fact' then
+        select array_agg(c.tenant_id), array_agg(c.search_vector), array_agg(-1)
+          into v_tenants, v_vectors, v_deltas
+          from changed as c
+         where c.validity = 'active';
+    elsif v_type = 'rule' then
+        select array_agg(c.tenant_id), array_agg(c.search_vector), array_agg(-1)
+          into v_tenants, v_vectors, v_deltas
+          from changed as c
+         where c.forgotten_at is null and c.review_state = 'approved';
+    else
+        select array_agg(c.tenant_id), array_agg(c.search_vector), array_agg(-1)
+          into v_tenants, v_vectors, v_deltas
+          from changed as c
+         where c.forgotten_at is null;
+    end if;
+    if v_tenants is not null then
+        perform pymem_private.keyword_stats_apply_rows(v_type, v_tenants, v_vectors, v_deltas, tg_op = 'INSERT');
+    end if;
+    return null;
+end;
+$$;
+
+comment on function pymem_private.keyword_stats_statement() is
+$$Trigger (after insert, and after delete, of a statement on episodes, facts, rules; argument: memory type; the
+statement's rows in the transition table "changed"): keeps pymem.keyword_stats and pymem.keyword_lexemes equal
+to the searchable rows, one upsert per statistics row per statement (keyword_stats_apply_rows).$$;
 
 
 create or replace function pymem_private.keyword_stats_truncate()
@@ -114,9 +217,19 @@ comment on function pymem_private.keyword_stats_truncate() is
 $$Trigger (after truncate of episodes, facts, rules; argument: memory type): a truncated table has no
 searchable row left, so its keyword statistics go too.$$;
 
-create or replace trigger facts_keyword_stats
-after insert or delete on pymem.facts
-for each row execute function pymem_private.keyword_stats_maintain('fact');
+-- statement triggers (a statement's rows at once; they replace the row triggers of migration 0008)
+drop trigger if exists facts_keyword_stats on pymem.facts;
+drop trigger if exists facts_keyword_stats_insert on pymem.facts;
+create trigger facts_keyword_stats_insert
+after insert on pymem.facts
+referencing new table as changed
+for each statement execute function pymem_private.keyword_stats_statement('fact');
+
+drop trigger if exists facts_keyword_stats_delete on pymem.facts;
+create trigger facts_keyword_stats_delete
+after delete on pymem.facts
+referencing old table as changed
+for each statement execute function pymem_private.keyword_stats_statement('fact');
 
 create or replace trigger facts_keyword_stats_update
 after update of content, subject, predicate, search_vector, validity on pymem.facts
@@ -128,9 +241,19 @@ create or replace trigger facts_keyword_stats_truncate
 after truncate on pymem.facts
 for each statement execute function pymem_private.keyword_stats_truncate('fact');
 
-create or replace trigger rules_keyword_stats
-after insert or delete on pymem.rules
-for each row execute function pymem_private.keyword_stats_maintain('rule');
+-- statement triggers (a statement's rows at once; they replace the row triggers of migration 0008)
+drop trigger if exists rules_keyword_stats on pymem.rules;
+drop trigger if exists rules_keyword_stats_insert on pymem.rules;
+create trigger rules_keyword_stats_insert
+after insert on pymem.rules
+referencing new table as changed
+for each statement execute function pymem_private.keyword_stats_statement('rule');
+
+drop trigger if exists rules_keyword_stats_delete on pymem.rules;
+create trigger rules_keyword_stats_delete
+after delete on pymem.rules
+referencing old table as changed
+for each statement execute function pymem_private.keyword_stats_statement('rule');
 
 create or replace trigger rules_keyword_stats_update
 after update of content, search_vector, forgotten_at, review_state on pymem.rules
@@ -146,9 +269,19 @@ create or replace trigger rules_keyword_stats_truncate
 after truncate on pymem.rules
 for each statement execute function pymem_private.keyword_stats_truncate('rule');
 
-create or replace trigger episodes_keyword_stats
-after insert or delete on pymem.episodes
-for each row execute function pymem_private.keyword_stats_maintain('episode');
+-- statement triggers (a statement's rows at once; they replace the row triggers of migration 0008)
+drop trigger if exists episodes_keyword_stats on pymem.episodes;
+drop trigger if exists episodes_keyword_stats_insert on pymem.episodes;
+create trigger episodes_keyword_stats_insert
+after insert on pymem.episodes
+referencing new table as changed
+for each statement execute function pymem_private.keyword_stats_statement('episode');
+
+drop trigger if exists episodes_keyword_stats_delete on pymem.episodes;
+create trigger episodes_keyword_stats_delete
+after delete on pymem.episodes
+referencing old table as changed
+for each statement execute function pymem_private.keyword_stats_statement('episode');
 
 create or replace trigger episodes_keyword_stats_update
 after update of content, retrieval_context, search_vector, forgotten_at on pymem.episodes

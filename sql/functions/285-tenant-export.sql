@@ -349,7 +349,8 @@ begin
                 perform pymem_private.import_rows(array[lines[v_n]]);
             exception when others then
                 get stacked diagnostics v_state = returned_sqlstate, v_message = message_text;
-                raise exception 'line %: % %', first_line + v_n - 1, lines[v_n] ->> 'kind', v_message
+                raise exception 'line %: the % cannot be written: %', first_line + v_n - 1,
+                    pg_catalog.replace(lines[v_n] ->> 'kind', '_', ' '), v_message
                     using errcode = case when v_state like 'PM%' then v_state else 'PM002' end,
                           detail = pg_catalog.left((lines[v_n] -> 'data')::text, 200),
                           hint = 'Nothing of this import was written. Correct the line, or export the tenant again.';
@@ -433,7 +434,8 @@ begin
             get stacked diagnostics v_state = returned_sqlstate, v_message = message_text;
             raise exception 'line %: %', coalesce(line_numbers[i], i), v_message
                 using errcode = case when v_state like 'PM%' then v_state else 'PM002' end,
-                      hint = 'Nothing of this import was written. Correct the line and import again.';
+                      hint = 'Nothing of this call was written. Correct the line and import again: facts already'
+                          || ' stored are unchanged then.';
         end;
         return query select 'stored'::text, v_stored.memory_id, v_stored.review_state;
     end loop;

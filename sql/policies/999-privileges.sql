@@ -362,6 +362,8 @@ grant update (docs, total_length, min_length) on pymem.keyword_stats to pymem_ap
 grant update (df, max_tf) on pymem.keyword_lexemes to pymem_app, pymem_analyst;
 grant select on pymem.keyword_stats, pymem.keyword_lexemes to pymem_admin;
 grant execute on function pymem_private.keyword_stats_apply(text, text, tsvector, integer) to pymem_app, pymem_analyst;
+grant execute on function pymem_private.keyword_stats_apply_rows(text, text[], tsvector[], integer[], boolean)
+to pymem_app, pymem_analyst;
 grant execute on function
 pymem_private.lexeme_tsquery(text),
 pymem_private.bm25_term(tsvector, tsquery, double precision, double precision),
@@ -405,6 +407,16 @@ grant select on pymem.embedding_queue, pymem.embedding_failures to pymem_app, py
 grant execute on function
 pymem.memory_embedding_complete(text[], uuid[], text[], public.vector[], text),
 pymem.memory_embedding_backlog()
+to pymem_app, pymem_analyst;
+
+-- The web dashboard's reads (sql/functions/280-dashboard.sql): the application (pymem dashboard, as pymem_app in the
+-- token's tenant) and bound analysts, in their tenant
+grant execute on function
+pymem.memory_browse(text, text, text, text, text, integer, integer),
+pymem.memory_fact_history(uuid),
+pymem.memory_confidence_curve(text, uuid, double precision, integer, double precision),
+pymem.memory_rules_by_maturity(boolean, integer),
+pymem.memory_audit_trail(text, uuid, integer)
 to pymem_app, pymem_analyst;
 
 -- Export and import of a tenant (sql/functions/285-tenant-export.sql): the application's (pymem export,

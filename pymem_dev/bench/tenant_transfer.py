@@ -1,0 +1,96 @@
+"""`pymem export` and `pymem import-tenant` measured as a user runs them: separate processes against the scratch
+database, their wall time (rows/s) and their peak resident memory (os.wait4's ru_maxrss, the child alone).
+
+The query tenant of the largest scale is exported twice, without and with embeddings, then the file with
+embeddings is imported into a new tenant (no embedding work: the rows keep theirs). Run last on the scratch
+database: the imported tenant adds rows that the other measurements must not see.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pymem_dev.scratch import ScratchDatabase
+
+Log = Any
+
+
+def _pymem() -> list[str]:
+    from pymem_dev.bench.measure import pymem_command
+
+    return pymem_command()
+
+
+def _timed(args: list[str], env: dict[str, str]) -> tuple[float, int, str]:
+    """(seconds, peak RSS in MB, stderr) of one pymem command, which must succeed."""
+    started = time.perf_counter()
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        process = subprocess.Popen([*_pymem(), *args], env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - started
+        errors.seek(0)
+        said = errors.read()
+    if process.returncode != 0:
+        raise RuntimeError(f"pymem {' '.join(args)} failed ({process.returncode}): {said[-2000:]}")
+    return seconds, round(usage.ru_maxrss / 1024), said  # ru_maxrss is in KB on Linux
+
+
+_SAID_SECONDS = re.compile(r" in (\d+(?:\.\d+)?) s\b")
+
+
+def _work_seconds(said: str) -> float | None:
+    """The seconds the command says its work took (without the process's start-up), from its last line."""
+    found = _SAID_SECONDS.findall(said)
+    return float(found[-1]) if found else None
+
+
+def tenant_transfer(scratch: ScratchDatabase, tenant: str, target: str, log: Log) -> dict[str, Any]:
+    env = dict(os.environ)
+    env.update(PYMEM_DSN=scratch.migrator_dsn, PYMEM_APP_DSN=scratch.app_dsn, HF_HUB_OFFLINE="1")
+    out: dict[str, Any] = {"tenant": tenant, "target": target}
+    # what the command line costs before any work: the memory the figures below add to
+    _, out["baseline_rss_mb"], _ = _timed(["--version"], env)
+    with tempfile.TemporaryDirectory(prefix="pymem-bench-export-") as folder:
+        bare, full = Path(folder) / "bare.jsonl", Path(folder) / "full.jsonl"
+        for name, path, extra in (("export", bare, []), ("export_with_embeddings", full, ["--with-embeddings"])):
+            seconds, rss, said = _timed(["export", "--tenant", tenant, "-o", str(path), *extra], env)
+            with path.open() as lines:
+                counts = json.loads(next(lines))["counts"]
+            rows = sum(counts.values())
+            work = _work_seconds(said) or seconds
+            out[name] = {
+                "rows": rows,
+                "seconds": round(seconds, 2),
+                "rows_per_s": round(rows / seconds),
+                "work_rows_per_s": round(rows / max(work, 0.05)),
+                "peak_rss_mb": rss,
+                "file_mb": round(path.stat().st_size / 1e6, 1),
+            }
+            log(f"{name}: {rows} rows in {seconds:.1f} s ({rows / seconds:.0f} rows/s), peak RSS {rss} MB")
+        seconds, rss, said = _timed(["import-tenant", str(full), "--tenant", target, "--no-embed"], env)
+        rows = out["export_with_embeddings"]["rows"]
+        work = _work_seconds(said) or seconds
+        out["import"] = {
+            "rows": rows,
+            "seconds": round(seconds, 2),
+            "rows_per_s": round(rows / seconds),
+            "work_rows_per_s": round(rows / max(work, 0.05)),
+            "peak_rss_mb": rss,
+            "with_embeddings": True,
+        }
+        log(f"import: {rows} rows in {seconds:.1f} s ({rows / seconds:.0f} rows/s), peak RSS {rss} MB")
+    out["what"] = (
+        "`pymem export` (without, then with embeddings) of the query tenant and `pymem import-tenant` of the file"
+        " with embeddings into a new tenant, each a separate process: rows/s over the wall time including start-up,"
+        " work_rows_per_s over the time the command reports for its work; peak RSS of the process, beside that of"
+        " `pymem --version` (baseline_rss_mb)"
+    )
+    return out
