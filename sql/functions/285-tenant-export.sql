@@ -127,18 +127,48 @@ declare
     v_rule pymem.rules;
     v_link pymem.memory_links;
     v_setting pymem.butler_settings;
+    -- each kind's lines as rows of its table, parsed once (a join with rows parsed inside it parses them again for
+    -- every row it meets: quadratic in the tenant's size)
+    v_episodes pymem.episodes[];
+    v_facts pymem.facts[];
+    v_rules pymem.rules[];
+    v_links pymem.memory_links[];
+    v_settings pymem.butler_settings[];
     v_count integer;
     v_clash record;
     v_have uuid[];
     v_new uuid[];
     v_old uuid[];
 begin
+    v_episodes := array(
+        select pg_catalog.jsonb_populate_record(v_episode, t.line -> 'data')
+          from pg_catalog.unnest(lines) as t (line)
+         where t.line ->> 'kind' = 'episode'
+    );
+    v_facts := array(
+        select pg_catalog.jsonb_populate_record(v_fact, t.line -> 'data')
+          from pg_catalog.unnest(lines) as t (line)
+         where t.line ->> 'kind' = 'fact'
+    );
+    v_rules := array(
+        select pg_catalog.jsonb_populate_record(v_rule, t.line -> 'data')
+          from pg_catalog.unnest(lines) as t (line)
+         where t.line ->> 'kind' = 'rule'
+    );
+    v_links := array(
+        select pg_catalog.jsonb_populate_record(v_link, t.line -> 'data')
+          from pg_catalog.unnest(lines) as t (line)
+         where t.line ->> 'kind' = 'link'
+    );
+    v_settings := array(
+        select pg_catalog.jsonb_populate_record(v_setting, t.line -> 'data')
+          from pg_catalog.unnest(lines) as t (line)
+         where t.line ->> 'kind' = 'butler_setting'
+    );
     -- episodes (an id the tenant has is skipped; an embedding of another model than the configured one is not
     -- kept: the embedding worker embeds the row again)
     with r as (
-        select (pg_catalog.jsonb_populate_record(v_episode, t.line -> 'data')).*
-          from pg_catalog.unnest(lines) as t (line)
-         where t.line ->> 'kind' = 'episode'
+        select * from pg_catalog.unnest(v_episodes)
     )
     insert into pymem.episodes (
         tenant_id, id, butler, session_id, content, embedding, embedding_model, token_count, importance,
@@ -155,16 +185,12 @@ begin
     on conflict (tenant_id, id) do nothing;
     get diagnostics v_count = row_count;
     return query select 'episode'::text, v_count,
-        (select count(*)::integer from pg_catalog.unnest(lines) as t (line) where t.line ->> 'kind' = 'episode');
+        pg_catalog.cardinality(v_episodes);
 
     -- facts: an active fact supersedes the tenant's active fact of its subject and predicate (the trigger), unless
     -- that one was observed later: then the import is refused, as memory_store_fact refuses it
     select r.id, f.id as active_id, f.created_at as active_at into v_clash
-      from (
-          select (pg_catalog.jsonb_populate_record(v_fact, t.line -> 'data')).*
-            from pg_catalog.unnest(lines) as t (line)
-           where t.line ->> 'kind' = 'fact'
-      ) as r
+      from pg_catalog.unnest(v_facts) as r
       join pymem.facts as f
         on f.tenant_id = v_tenant and f.subject = r.subject and f.predicate = r.predicate
        and f.validity = 'active' and f.id <> r.id and f.created_at > r.created_at
@@ -182,15 +208,9 @@ begin
     select pg_catalog.array_agg(f.id) into v_have
       from pymem.facts as f
      where f.tenant_id = v_tenant
-       and f.id in (
-           select (t.line -> 'data' ->> 'id')::uuid
-             from pg_catalog.unnest(lines) as t (line)
-            where t.line ->> 'kind' = 'fact'
-       );
+       and f.id in (select r.id from pg_catalog.unnest(v_facts) as r);
     with r as (
-        select (pg_catalog.jsonb_populate_record(v_fact, t.line -> 'data')).*
-          from pg_catalog.unnest(lines) as t (line)
-         where t.line ->> 'kind' = 'fact'
+        select * from pg_catalog.unnest(v_facts)
     ),
     ins as (
     insert into pymem.facts (
@@ -223,12 +243,10 @@ begin
       from rows from (pg_catalog.unnest(v_new), pg_catalog.unnest(v_old)) as x (new_id, old_id)
     on conflict do nothing;
     return query select 'fact'::text, v_count,
-        (select count(*)::integer from pg_catalog.unnest(lines) as t (line) where t.line ->> 'kind' = 'fact');
+        pg_catalog.cardinality(v_facts);
 
     with r as (
-        select (pg_catalog.jsonb_populate_record(v_rule, t.line -> 'data')).*
-          from pg_catalog.unnest(lines) as t (line)
-         where t.line ->> 'kind' = 'rule'
+        select * from pg_catalog.unnest(v_rules)
     )
     insert into pymem.rules (
         tenant_id, id, content, embedding, embedding_model, token_count, scope, maturity, confidence, permanence,
@@ -248,13 +266,11 @@ begin
     on conflict (tenant_id, id) do nothing;
     get diagnostics v_count = row_count;
     return query select 'rule'::text, v_count,
-        (select count(*)::integer from pg_catalog.unnest(lines) as t (line) where t.line ->> 'kind' = 'rule');
+        pg_catalog.cardinality(v_rules);
 
     -- links (a fact's 'supersedes' link may already be there: the trigger made it when the fact came in)
     with r as (
-        select (pg_catalog.jsonb_populate_record(v_link, t.line -> 'data')).*
-          from pg_catalog.unnest(lines) as t (line)
-         where t.line ->> 'kind' = 'link'
+        select * from pg_catalog.unnest(v_links)
     )
     insert into pymem.memory_links (tenant_id, source_type, source_id, target_type, target_id, relation, created_at)
     select v_tenant, r.source_type, r.source_id, r.target_type, r.target_id, r.relation, r.created_at
@@ -262,13 +278,11 @@ begin
     on conflict (tenant_id, source_type, source_id, target_type, target_id) do nothing;
     get diagnostics v_count = row_count;
     return query select 'link'::text, v_count,
-        (select count(*)::integer from pg_catalog.unnest(lines) as t (line) where t.line ->> 'kind' = 'link');
+        pg_catalog.cardinality(v_links);
 
     -- butler settings: the tenant's own setting of a butler is kept
     with r as (
-        select (pg_catalog.jsonb_populate_record(v_setting, t.line -> 'data')).*
-          from pg_catalog.unnest(lines) as t (line)
-         where t.line ->> 'kind' = 'butler_setting'
+        select * from pg_catalog.unnest(v_settings)
     )
     insert into pymem.butler_settings (
         tenant_id, butler, scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl,
@@ -283,7 +297,7 @@ begin
     on conflict (tenant_id, butler) do nothing;
     get diagnostics v_count = row_count;
     return query select 'butler_setting'::text, v_count,
-        (select count(*)::integer from pg_catalog.unnest(lines) as t (line) where t.line ->> 'kind' = 'butler_setting');
+        pg_catalog.cardinality(v_settings);
 end;
 $$;
 
