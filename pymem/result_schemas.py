@@ -214,6 +214,8 @@ class StatsCounts(BaseModel):
     embedding_models: list[str]
     facts_pending_review: int = Field(description="facts kept for review (memory_confirm approves)")
     rules_pending_review: int = Field(description="rules kept for review (memory_confirm approves)")
+    embedding_waiting: int = Field(description="memories waiting for the embedding worker (the whole tenant)")
+    embedding_failed: int = Field(description="memories the embedding worker gave up on (memory_embedding_backlog)")
 
 
 class StatsRow(StatsCounts):

@@ -385,6 +385,9 @@ def test_stats_counts_and_health(as_tenant: Tenant) -> None:
         "embedding_models": [],
         "facts_pending_review": 0,
         "rules_pending_review": 0,
+        # the embedding worker's queue: those, and the expired episode it still holds until the janitor forgets it
+        "embedding_waiting": 3 + 2 + 2 + 1,
+        "embedding_failed": 0,
     }
     assert dt.timedelta(days=2) <= everything["episode_backlog_age"] < dt.timedelta(days=2, minutes=5)
     assert (health["facts_total"], health["facts_active"], health["rules_total"], health["episodes_total"]) == (

@@ -1,7 +1,9 @@
 -- noqa: disable=RF01
 -- memory_stats: counts and health indicators of the tenant's memory, optionally for a scope.
 
-create or replace function pymem.memory_stats(scope text default null, min_confidence double precision default 0.2)
+-- its columns grew (embedding_waiting, embedding_failed): a function's result type is replaced by dropping it
+drop function if exists pymem.memory_stats(text, double precision);
+create function pymem.memory_stats(scope text default null, min_confidence double precision default 0.2)
 returns table (
     facts_total bigint,
     facts_active bigint,
@@ -23,7 +25,9 @@ returns table (
     unembedded bigint,
     embedding_models text[],
     facts_pending_review bigint,
-    rules_pending_review bigint
+    rules_pending_review bigint,
+    embedding_waiting bigint,
+    embedding_failed bigint
 )
 language plpgsql
 stable
@@ -108,7 +112,9 @@ begin
             ) as m
         ),
         (select pg_catalog.count(*) from f where f.validity = 'pending_review'),
-        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.review_state = 'pending_review');
+        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.review_state = 'pending_review'),
+        (select pg_catalog.count(*) from pymem.embedding_queue as q where q.tenant_id = v_tenant),
+        (select pg_catalog.count(*) from pymem.embedding_failures as x where x.tenant_id = v_tenant);
 end;
 $$;
 
@@ -118,5 +124,7 @@ is below min_confidence, so recall skips them until confirmed), rules by maturit
 (unconsolidated and live; expired = past expires_at, not yet removed), the age of the oldest unconsolidated live
 episode (episode_backlog_age), retrievable rows without an embedding (found by keyword only), the embedding
 models in use, and the facts and rules kept for review (facts_pending_review, rules_pending_review: stored without
-grounding, see memory_ingestion_tier; memory_confirm approves, memory_forget rejects). With scope: facts and rules of 'global' and scope, episodes of butler = scope.
+grounding, see memory_ingestion_tier; memory_confirm approves, memory_forget rejects), and the embedding worker's
+backlog of the whole tenant, whatever the scope (embedding_waiting: queued; embedding_failed: given up on, see
+memory_embedding_backlog). With scope: facts and rules of 'global' and scope, episodes of butler = scope.
 Example: select * from memory_stats(scope => 'health');$$;
