@@ -1,5 +1,5 @@
 """`pymem export` and `pymem import-tenant` measured as a user runs them: separate processes against the scratch
-database, their wall time (rows/s) and their peak resident memory (os.wait4's ru_maxrss, the child alone).
+database, their wall time (rows/s) and their peak resident memory (the command's own ru_maxrss, see _MEASURE).
 
 The query tenant of the largest scale is exported twice, without and with embeddings, then the file with
 embeddings is imported into a new tenant (no embedding work: the rows keep theirs). Run last on the scratch
@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,19 +29,37 @@ def _pymem() -> list[str]:
     return pymem_command()
 
 
+# A small process between the benchmark and the command: a child's peak RSS (ru_maxrss) counts the memory of the
+# process it was forked from until its exec, and the benchmark holds the model. This one forks (no vfork), execs the
+# command and writes the command's own ru_maxrss (KB) to the file named first.
+_MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+open(sys.argv[1], "w").write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def _timed(args: list[str], env: dict[str, str]) -> tuple[float, int, str]:
     """(seconds, peak RSS in MB, stderr) of one pymem command, which must succeed."""
-    started = time.perf_counter()
-    with tempfile.TemporaryFile(mode="w+") as errors:
-        process = subprocess.Popen([*_pymem(), *args], env=env, stdout=subprocess.DEVNULL, stderr=errors)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryDirectory(prefix="pymem-bench-rss-") as folder:
+        rss_file = Path(folder) / "maxrss"
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", _MEASURE, str(rss_file), *_pymem(), *args],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
         seconds = time.perf_counter() - started
-        errors.seek(0)
-        said = errors.read()
-    if process.returncode != 0:
-        raise RuntimeError(f"pymem {' '.join(args)} failed ({process.returncode}): {said[-2000:]}")
-    return seconds, round(usage.ru_maxrss / 1024), said  # ru_maxrss is in KB on Linux
+        if done.returncode != 0:
+            raise RuntimeError(f"pymem {' '.join(args)} failed ({done.returncode}): {done.stderr[-2000:]}")
+        return seconds, round(int(rss_file.read_text()) / 1024), done.stderr  # ru_maxrss is in KB on Linux
 
 
 _SAID_SECONDS = re.compile(r" in (\d+(?:\.\d+)?) s\b")
