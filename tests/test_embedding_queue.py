@@ -5,10 +5,14 @@ and makes the row searchable by meaning; `pymem embed` gives psql a query vector
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
+import threading
 import time
+import zlib
 from typing import Any
 
+import numpy as np
 import psycopg
 import pytest
 
@@ -164,6 +168,121 @@ def test_pymem_embed_gives_psql_a_query_vector(as_tenant: Tenant, db_dsn: str, e
     assert done.returncode == 0, done.stderr
     tenant, *recalled = done.stdout.strip().splitlines()
     assert tenant == "acme" and recalled[0] == "The user is allergic to peanuts"  # the best first, by meaning
+
+
+def test_one_write_back_handles_every_type_and_a_memory_named_twice(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
+    texts = {"fact": "The user has a cat", "rule": "Greet the cat", "episode": "User: my cat is called Miso"}
+    with as_tenant("acme") as conn:
+        ids = {
+            "fact": store_fact(conn, "user", "pet", texts["fact"]),
+            "rule": store_rule(conn, texts["rule"]),
+            "episode": store_episode(conn, texts["episode"], "home"),
+        }
+    md5 = {kind: hashlib.md5(text.encode()).hexdigest() for kind, text in texts.items()}
+    one, two = _vector("one"), _vector("two")
+    rows = [
+        ("episode", ids["episode"], md5["episode"], one),
+        ("fact", ids["fact"], md5["rule"], one),  # not the fact's text: not written
+        ("rule", ids["rule"], md5["rule"], one),
+        ("fact", ids["fact"], md5["fact"], two),  # written
+        ("fact", ids["fact"], md5["fact"], one),  # embedded already (just above): not written
+    ]
+    with as_tenant("acme") as conn:
+        written = conn.execute(
+            "select pymem.memory_embedding_complete(%s::text[], %s::uuid[], %s::text[], %s::public.vector[], 'm')",
+            [list(column) for column in zip(*rows, strict=True)],
+        ).fetchone()
+        stored = dict(
+            conn.execute(
+                "select 'fact', embedding from pymem.facts union all select 'rule', embedding from pymem.rules"
+                " union all select 'episode', embedding from pymem.episodes"
+            ).fetchall()
+        )
+    assert written == (3,)
+    assert np.array_equal(stored["episode"].to_numpy(), one) and np.array_equal(stored["rule"].to_numpy(), one)
+    assert np.array_equal(stored["fact"].to_numpy(), two)
+    assert queued(superuser) == []
+
+
+def _vector(text: str) -> np.ndarray:
+    """A unit vector of its own for each text (no model needed)."""
+    vector = np.random.default_rng(zlib.crc32(text.encode())).standard_normal(384).astype(np.float32)
+    return (vector / np.linalg.norm(vector)).astype(np.float32)
+
+
+class _FakeEmbedder:
+    """Embeds with _vector; a text with 'explode' fails the batch, one with 'zero' gets the zero vector, which
+    memory_embedding_complete refuses (the write-back of its batch fails)."""
+
+    model_id = "test-model"
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def embed_many(self, texts: list[str]) -> list[np.ndarray]:
+        self.batches.append(list(texts))
+        if any("explode" in t for t in texts):
+            raise RuntimeError("model exploded")
+        return [np.zeros(384, dtype=np.float32) if "zero" in t else _vector(t) for t in texts]
+
+
+def writer_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("pymem-embedding-write")]
+
+
+def test_the_worker_writes_batches_back_while_it_embeds_the_next_and_hands_back_the_failed_ones(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
+    texts = ["ok one", "ok two", "zero three", "ok four", "explode five", "ok six", "ok seven"]
+    ids = {}
+    for text in texts:  # one transaction each: claimed in this order, two at a time
+        with as_tenant("acme") as conn:
+            ids[text] = store_fact(conn, "user", text, text)
+    embedder = _FakeEmbedder()
+    worker = EmbeddingWorker(dsn=db_dsn, embedder=embedder, interval=30, batch=2)
+    assert worker.work("test") == 3
+    assert [sorted(b) for b in embedder.batches] == [sorted(texts[n : n + 2]) for n in range(0, 7, 2)]
+    assert worker.embedded == 3 and not writer_threads()
+    with as_tenant("acme") as conn:
+        stored = dict(conn.execute("select content, embedding from pymem.facts where embedding is not null"))
+    assert sorted(stored) == ["ok one", "ok seven", "ok two"]
+    for text, vector in stored.items():  # the embedder's float32 values, bit for bit
+        assert np.array_equal(vector.to_numpy(), _vector(text))
+    waiting = superuser.execute(
+        "select content, attempts, last_error, not_before > now() from pymem.embedding_queue order by content"
+    ).fetchall()
+    refused = "must not be the zero vector"
+    assert [(c, a, due) for c, a, _, due in waiting] == [
+        ("explode five", 1, True),
+        ("ok four", 1, True),  # its batch could not be written: handed back with it
+        ("ok six", 1, True),
+        ("zero three", 1, True),
+    ]
+    errors = {c: e for c, _, e, _ in waiting}
+    assert errors["explode five"] == errors["ok six"] == "RuntimeError: model exploded"
+    assert refused in errors["zero three"] and refused in errors["ok four"]
+
+
+def test_a_lost_connection_in_the_write_back_is_raised_and_the_worker_stops_cleanly(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(5):
+        with as_tenant("acme") as conn:
+            store_fact(conn, "user", f"p{n}", f"fact number {n}")
+
+    def lost(*_: Any) -> int:
+        raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+    worker = EmbeddingWorker(dsn=db_dsn, embedder=_FakeEmbedder(), interval=30, batch=2)
+    monkeypatch.setattr(worker, "complete", lost)
+    with pytest.raises(psycopg.OperationalError, match="closed the connection"):
+        worker.work("test")
+    assert not writer_threads() and worker.embedded == 0
+    # nothing handed back as failed: the claimed rows stay leased and fall due again when the lease ends
+    leased = superuser.execute("select count(*) from pymem.embedding_queue where last_error is null").fetchone()
+    assert leased == (5,)
 
 
 def test_claim_checks_its_arguments(superuser: psycopg.Connection[Any]) -> None:

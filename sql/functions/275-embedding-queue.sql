@@ -208,6 +208,7 @@ declare
     v_n integer := pg_catalog.cardinality(memory_ids);
     v_done integer := 0;
     v_count integer;
+    v_type text;
 begin
     if v_n is null or pg_catalog.cardinality(memory_types) is distinct from v_n
        or pg_catalog.cardinality(content_md5s) is distinct from v_n
@@ -222,13 +223,23 @@ begin
             raise exception 'memory_types[%] must be episode, fact or rule, not %', i, pg_catalog.quote_nullable(memory_types[i])
                 using errcode = 'PM002';
         end if;
-        -- written only when the text is still the one embedded and nothing embedded it meanwhile; the queue
-        -- trigger then takes it off the queue (the table is one of three names, never the caller's text)
+    end loop;
+    -- one UPDATE per table named (one of three names, never the caller's text): each memory is written only when
+    -- its text is still the one embedded and nothing embedded it meanwhile (of a memory named twice with its
+    -- current MD5, the first); the queue trigger then takes it off the queue
+    foreach v_type in array array['episode', 'fact', 'rule'] loop
+        continue when not v_type = any(memory_types);
         execute pg_catalog.format(
-            'update pymem.%I as m set embedding = $1, embedding_model = $2'
-            ' where m.tenant_id = $3 and m.id = $4 and m.embedding is null and pg_catalog.md5(m.content) = $5',
-            memory_types[i] || 's'
-        ) using embeddings[i], memory_embedding_complete.embedding_model, v_tenant, memory_ids[i], content_md5s[i];
+            'update pymem.%I as m set embedding = u.embedding, embedding_model = $2'
+            '  from (select distinct on (a.id, a.md5) a.id, a.md5, a.embedding, a.n'
+            '          from rows from (pg_catalog.unnest($1), pg_catalog.unnest($3), pg_catalog.unnest($4),'
+            '                          pg_catalog.unnest($5)) with ordinality as a (type, id, md5, embedding, n)'
+            '         where a.type = $6'
+            '         order by a.id, a.md5, a.n) as u'
+            ' where m.tenant_id = $7 and m.id = u.id and m.embedding is null and pg_catalog.md5(m.content) = u.md5',
+            v_type || 's'
+        ) using memory_types, memory_embedding_complete.embedding_model, memory_ids, content_md5s, embeddings,
+                v_type, v_tenant;
         get diagnostics v_count = row_count;
         v_done := v_done + v_count;
     end loop;
