@@ -611,3 +611,17 @@ def test_screenshots_of_each_page(site: Site, page: Any, tmp_path: Path) -> None
         target = out / f"dashboard-{name}.png"
         page.screenshot(path=str(target))
         assert 10_000 < target.stat().st_size < 200_000, (name, target.stat().st_size)
+
+
+def test_a_superseded_facts_curve_is_not_recallable_after_it_was_superseded(site: Site) -> None:
+    """Recall leaves out a fact from the moment it stopped being valid, however confident it still is."""
+    hamburg = sql_rows(site, "acme", "select invalidated_at from pymem.facts where id = %s", (site.ids["hamburg"],))
+    ended = hamburg[0]["invalidated_at"]
+    curve = sql_rows(
+        site,
+        "acme",
+        "select * from pymem.memory_confidence_curve('fact', %s, days => 30, points => 50, min_confidence => 0)",
+        (site.ids["hamburg"],),
+    )
+    assert any(p["recallable"] for p in curve) and any(not p["recallable"] for p in curve)
+    assert all(p["recallable"] == (p["at"] < ended) for p in curve)

@@ -66,13 +66,18 @@ def confidence_chart(rows: Sequence[CurvePoint], now: datetime) -> Chart | None:
     joined = past[-1:] + future  # the dashed part starts where the solid one ends
     now_day = (now - rows[0].at).total_seconds() / 86400
     fading = next((p for p in rows if not p.recallable), None)
-    floor = Tick(to_x(fading.day), f"below the floor from {fading.at:%Y-%m-%d}") if fading else None
+    floor = Tick(to_x(fading.day), f"not recalled from {fading.at:%Y-%m-%d}") if fading else None
     first, last = rows[0], rows[-1]
     summary = (
         f"Effective confidence {first.effective_confidence:.2f} at the last confirmation ({first.at:%Y-%m-%d}),"
         f" {min(rows, key=lambda p: abs(p.day - now_day)).effective_confidence:.2f} now,"
         f" {last.effective_confidence:.2f} on {last.at:%Y-%m-%d}"
-        + (f"; below recall's confidence floor from {fading.at:%Y-%m-%d}." if fading else "; recallable throughout.")
+        + (
+            f"; not recalled from {fading.at:%Y-%m-%d} (below recall's confidence floor, superseded, retracted,"
+            " forgotten or kept for review)."
+            if fading
+            else "; recallable throughout."
+        )
     )
     return Chart(
         width=WIDTH,

@@ -240,6 +240,8 @@ declare
     v_decay double precision;
     v_since timestamptz;
     v_until timestamptz;
+    v_end timestamptz;
+    v_reviewed boolean;
 begin
     perform pymem_private.require_range('days', days, 0, 36500);
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
@@ -247,11 +249,14 @@ begin
         raise exception 'points must be between 2 and 1000, not %', coalesce(points::text, 'NULL')
             using errcode = 'PM002';
     end if;
+    -- recall leaves out a memory kept for review, and a fact or rule from the moment it stopped being valid
     if v_type = 'fact' then
-        select f.confidence, f.decay_rate, f.last_confirmed_at into v_confidence, v_decay, v_since
+        select f.confidence, f.decay_rate, f.last_confirmed_at, f.invalidated_at, f.validity <> 'pending_review'
+          into v_confidence, v_decay, v_since, v_end, v_reviewed
           from pymem.facts as f where f.tenant_id = v_tenant and f.id = memory_confidence_curve.id;
     else
-        select r.confidence, r.decay_rate, r.last_confirmed_at into v_confidence, v_decay, v_since
+        select r.confidence, r.decay_rate, r.last_confirmed_at, r.forgotten_at, r.review_state = 'approved'
+          into v_confidence, v_decay, v_since, v_end, v_reviewed
           from pymem.rules as r where r.tenant_id = v_tenant and r.id = memory_confidence_curve.id;
     end if;
     if v_since is null then
@@ -264,7 +269,7 @@ begin
         s.t,
         extract(epoch from s.t - v_since)::double precision / 86400,
         s.c,
-        s.c >= min_confidence,
+        s.c >= min_confidence and v_reviewed and (v_end is null or s.t < v_end),
         s.t > pg_catalog.now()
     from (
         select
@@ -283,7 +288,8 @@ $$The decay of a fact's or rule's effective confidence, sampled at `points` even
 last confirmation (the start of its decay clock) to `days` days from now (0..36500):
 effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at) (pymem.memory_effective_confidence,
 the formula recall uses); day = days since the last confirmation; recallable: at least min_confidence (recall's
-default 0.2), below which recall leaves it out until it is confirmed; future: after now. PM003 when the tenant has
+default 0.2, below which recall leaves it out until it is confirmed), not kept for review, and before the moment
+the fact was superseded or retracted (invalidated_at) or the rule forgotten; future: after now. PM003 when the tenant has
 no such memory. The dashboard draws it as a chart.
 Example: select day, effective_confidence, recallable from memory_confidence_curve('fact', '00000000-0000-0000-0000-000000000000', days => 180, points => 10);$$;
 
