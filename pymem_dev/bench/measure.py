@@ -177,9 +177,10 @@ def embedding_queue(
     scratch: ScratchDatabase, embedder: Embedder, tenant: str, count: int, log: Log, probes: int = 5
 ) -> dict[str, Any]:
     """The embedding worker (pymem.embedding_worker): its throughput on a backlog of count memories stored without an
-    embedding in one transaction (the queue trigger queues them), embedded by one worker's work() in batches of 64;
-    then its latency at idle: a worker thread LISTENing, probes single facts stored in committed transactions, the
-    seconds from each commit until its embedding is there. Run before anything else leaves the queue non-empty."""
+    embedding in one transaction (the queue trigger queues them), embedded by one worker's work() in batches of its
+    BATCH (the write-back of one overlapping the embedding of the next); then its latency at idle: a worker thread
+    LISTENing, probes single facts stored in committed transactions, the seconds from each commit until its embedding
+    is there. Run before anything else leaves the queue non-empty."""
     texts = corpus.unique_texts(count + probes, seed=13)
     with connect_app(scratch) as conn, tenant_transaction(conn, tenant):
         MemoryClient(conn).store_episodes([{"content": text, "butler": "worker"} for text in texts[:count]])
