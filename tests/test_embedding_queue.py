@@ -236,10 +236,9 @@ def test_the_worker_writes_batches_back_while_it_embeds_the_next_and_hands_back_
     as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
 ) -> None:
     texts = ["ok one", "ok two", "zero three", "ok four", "explode five", "ok six", "ok seven"]
-    ids = {}
     for text in texts:  # one transaction each: claimed in this order, two at a time
         with as_tenant("acme") as conn:
-            ids[text] = store_fact(conn, "user", text, text)
+            store_fact(conn, "user", text, text)
     embedder = _FakeEmbedder()
     worker = EmbeddingWorker(dsn=db_dsn, embedder=embedder, interval=30, batch=2)
     assert worker.work("test") == 3
@@ -254,7 +253,7 @@ def test_the_worker_writes_batches_back_while_it_embeds_the_next_and_hands_back_
         "select content, attempts, last_error, not_before > now() from pymem.embedding_queue order by content"
     ).fetchall()
     refused = "must not be the zero vector"
-    assert [(c, a, due) for c, a, _, due in waiting] == [
+    assert [(c, a, backed_off) for c, a, _, backed_off in waiting] == [
         ("explode five", 1, True),
         ("ok four", 1, True),  # its batch could not be written: handed back with it
         ("ok six", 1, True),
