@@ -1,0 +1,387 @@
+"""Retrieval over conversations, per kind of question: the turns that answer a question, found by memory_search over
+episodes and by memory_recall over the facts consolidation drew from them.
+
+Data (eval/conversations/): chats.jsonl (16 chats of friends, groups and a user with an assistant, 4 sessions each;
+dev = train, test = test), questions.jsonl (the kind of each of their questions, and five more per chat: open-domain,
+a temporal one with a time expression, unanswerable ones), and long_chats.jsonl (6 long histories of one user with
+an assistant, 12+ sessions and 260+ turns each, 30 questions of every kind; split per chat). All were written by
+hand, blind to the code.
+
+Each chat is stored turn by turn as episodes of one butler, as the MCP server stores them: "Speaker: text", one
+session id per session, observed at its session's date (a minute per turn), embedded with the previous turn of its
+session (pymem.memory_episode_text's embedding_text). Each question is asked as of its asked_on date (the turns are
+then all stored; a time expression in it is relative to that date):
+
+- search: memory_search over episodes (hybrid, limit 10); R@5 and R@10 = the share of the question's evidence turns
+  in the top 5 / 10, nDCG@10 with the evidence turns relevant; beside it plain BM25 over the turns' own text (the
+  Bm25 of reference.py over PostgreSQL's English lexemes, not pymem's) and the exact cosine of the turns' own
+  embeddings (MiniLM alone), on the same turns;
+- recall: the chat is consolidated (pymem.memory_consolidate, the built-in extractor) and its facts embedded; then
+  memory_recall (limit 10 and 50) with the relevance floor in force and with the floor off (min_relevance 0): the
+  share of evidence turns that a recalled fact was drawn from; and for the off-topic unanswerable questions, the
+  share for which recall returns nothing.
+
+Everything is rolled back per chat. Train is for development and fitting; test is reported.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import psycopg
+
+from pymem_dev.evaluation import metrics
+from pymem_dev.evaluation.embedcache import EmbedderLike, embed_cached
+from pymem_dev.evaluation.reference import Bm25, tsvector_terms
+
+DATA: Final = Path(__file__).resolve().parents[2] / "eval" / "conversations"
+CHATS: Final = DATA / "chats.jsonl"
+QUESTIONS: Final = DATA / "questions.jsonl"
+LONG_CHATS: Final = DATA / "long_chats.jsonl"
+TENANT: Final = "pymem-eval-chat-retrieval"
+BUTLER: Final = "chat"
+KINDS: Final = ("single_hop", "multi_hop", "temporal", "open_domain", "unanswerable")
+SPLITS: Final = ("train", "test")
+CUTOFFS: Final = (5, 10)
+RECALL_LIMITS: Final = (10, 50)
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: str
+    session: int
+    when: datetime
+    speaker: str
+    text: str
+
+    @property
+    def content(self) -> str:
+        return f"{self.speaker}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    kind: str
+    text: str
+    evidence: tuple[str, ...]
+    asked_on: datetime
+    off_topic: bool | None = None
+
+
+@dataclass
+class Chat:
+    id: str
+    split: str
+    source: str
+    turns: list[Turn]
+    questions: list[Question] = field(default_factory=list)
+
+
+def _moment(day: str, minutes: int = 0) -> datetime:
+    return datetime.combine(date.fromisoformat(day), time(9, 0), tzinfo=UTC) + timedelta(minutes=minutes)
+
+
+def _end_of(day: str) -> datetime:
+    return datetime.combine(date.fromisoformat(day), time(20, 0), tzinfo=UTC)
+
+
+def _turns(row: dict[str, Any]) -> list[Turn]:
+    return [
+        Turn(t["turn"], int(s["session"]), _moment(s["date"], n), t["speaker"], t["text"])
+        for s in row["sessions"]
+        for n, t in enumerate(s["turns"])
+    ]
+
+
+def load_chats(chats: Path = CHATS, questions: Path = QUESTIONS, long_chats: Path = LONG_CHATS) -> list[Chat]:
+    """The short chats with their questions' kinds (and the questions added for them), then the long ones."""
+    out: list[Chat] = []
+    extra = {}
+    if questions.is_file():
+        extra = {row["id"]: row for row in map(json.loads, questions.read_text(encoding="utf-8").splitlines()) if row}
+    for line in chats.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if row["id"] not in extra:
+            continue
+        turns = _turns(row)
+        labels = extra[row["id"]]
+        asked = _end_of(labels["asked_on"])
+        chat = Chat(row["id"], "train" if row["split"] == "dev" else "test", "chats", turns)
+        for n, (q, kind) in enumerate(zip(row["questions"], labels["kinds"], strict=True), 1):
+            chat.questions.append(Question(f"{row['id']}-q{n:02d}", kind, q["question"], tuple(q["evidence"]), asked))
+        for q in labels["new"]:
+            chat.questions.append(
+                Question(q["id"], q["kind"], q["question"], tuple(q["evidence"]), asked, q.get("off_topic"))
+            )
+        out.append(_in_the_past(chat))
+    if long_chats.is_file():
+        for line in long_chats.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            chat = Chat(row["id"], row["split"], "long_chats", _turns(row))
+            for q in row["questions"]:
+                chat.questions.append(
+                    Question(
+                        q["id"],
+                        q["kind"],
+                        q["question"],
+                        tuple(q["evidence"]),
+                        _end_of(q["asked_on"]),
+                        q.get("off_topic"),
+                    )
+                )
+            out.append(_in_the_past(chat))
+    return out
+
+
+def _in_the_past(chat: Chat) -> Chat:
+    """The chat moved back by whole weeks (weekdays kept) when a question would be asked after now: as_of must not
+    be in the future."""
+    latest = max((q.asked_on for q in chat.questions), default=None)
+    now = datetime.now(UTC) - timedelta(hours=1)
+    if latest is None or latest <= now:
+        return chat
+    shift = timedelta(weeks=(latest - now).days // 7 + 1)
+    return Chat(
+        chat.id,
+        chat.split,
+        chat.source,
+        [Turn(t.id, t.session, t.when - shift, t.speaker, t.text) for t in chat.turns],
+        [Question(q.id, q.kind, q.text, q.evidence, q.asked_on - shift, q.off_topic) for q in chat.questions],
+    )
+
+
+def _vector(v: Any) -> str:
+    return "[" + ",".join(f"{float(x):.7g}" for x in v) + "]"
+
+
+def store_chat(
+    conn: psycopg.Connection[Any], chat: Chat, embedder: EmbedderLike, cache_dir: Path | None
+) -> dict[uuid.UUID, str]:
+    """The chat's turns as episodes of BUTLER, in the caller's tenant transaction, then embedded from the text the
+    database says each is embedded from (pymem.memory_embedding_text: with its previous turn), as the embedding
+    worker does; the turn id of each episode."""
+    turn_of: dict[uuid.UUID, str] = {}
+    for turn in chat.turns:
+        session = uuid.uuid5(uuid.NAMESPACE_URL, f"{chat.id}/{turn.session}")
+        row = conn.execute(
+            "select memory_id from pymem.memory_store_episode(content => %s, butler => %s, session_id => %s,"
+            " observed_at => %s, ttl => interval '3650 days')",
+            (turn.content, BUTLER, session, turn.when),
+        ).fetchone()
+        assert row is not None
+        turn_of[row[0]] = turn.id
+    _embed_waiting(conn, embedder, cache_dir, chat.id)
+    return turn_of
+
+
+def _embed_waiting(conn: psycopg.Connection[Any], embedder: EmbedderLike, cache_dir: Path | None, label: str) -> None:
+    """Embed every memory of the tenant that has no embedding, from the text the database gives for it."""
+    rows = conn.execute(
+        "select m.type, m.id, pymem.memory_embedding_text(m.type, m.id), md5(m.content) from ("
+        " select 'episode' as type, id, content from pymem.episodes where embedding is null"
+        " union all select 'fact', id, content from pymem.facts where embedding is null"
+        " union all select 'rule', id, content from pymem.rules where embedding is null) as m order by 1, 2"
+    ).fetchall()
+    if not rows:
+        return
+    vectors = embed_cached(embedder, [r[2] for r in rows], cache_dir=cache_dir, label=label, progress=False)
+    conn.execute(
+        "select pymem.memory_embedding_complete(%s, %s, %s, %s::public.vector[], %s)",
+        (
+            [r[0] for r in rows],
+            [r[1] for r in rows],
+            [r[3] for r in rows],
+            [_vector(v) for v in vectors],
+            embedder.model_id,
+        ),
+    )
+
+
+def consolidate_and_embed(conn: psycopg.Connection[Any], embedder: EmbedderLike, cache_dir: Path | None) -> None:
+    """Consolidate every stored episode (the built-in extractor) and embed the facts and rules it stored."""
+    while conn.execute('select count(*) from pymem.memory_consolidate("limit" => 1000)').fetchone() == (1000,):
+        pass
+    _embed_waiting(conn, embedder, cache_dir, "chat facts")
+
+
+def _scores(ranked: Sequence[str], evidence: Iterable[str]) -> dict[str, float]:
+    relevant = {t: 1.0 for t in evidence}
+    out = {f"r@{k}": metrics.recall_at_k(ranked, relevant, k) for k in CUTOFFS}
+    out["ndcg@10"] = metrics.ndcg_at_k(ranked, relevant, 10)
+    return out
+
+
+def _search(
+    conn: psycopg.Connection[Any], q: Question, vector: Any, turn_of: dict[uuid.UUID, str], options: dict[str, Any]
+) -> list[str]:
+    names = ", ".join(f"{name} => %({name})s" for name in options)
+    rows = conn.execute(
+        "select memory_id from pymem.memory_search(query => %(q)s, types => array['episode'], \"limit\" => 10,"
+        " query_embedding => %(v)s::public.vector, as_of => %(at)s, bump_references => false"
+        + (", " + names if names else "")
+        + ")",
+        {"q": q.text, "v": _vector(vector), "at": q.asked_on, **options},
+    ).fetchall()
+    return [turn_of.get(r[0], "?") for r in rows]
+
+
+def _recall(
+    conn: psycopg.Connection[Any], q: Question, vector: Any, limit: int, min_relevance: float | None
+) -> list[uuid.UUID | None]:
+    """The episodes the recalled facts and rules were drawn from, in rank order (None: not drawn from one). Asked
+    now, not as of the question's date: consolidation stores its facts as of when it runs."""
+    rows = conn.execute(
+        'select r.source_episode_id from pymem.memory_recall(topic => %s, "limit" => %s,'
+        " query_embedding => %s::public.vector, bump_references => false, min_relevance => %s) as r",
+        (q.text, limit, _vector(vector), min_relevance),
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+SEARCH_VARIANTS: Final[dict[str, dict[str, Any]]] = {
+    "hybrid": {},
+    "semantic": {"mode": "semantic"},
+    "keyword": {"mode": "keyword"},
+}
+
+
+def evaluate_chat(
+    conn: psycopg.Connection[Any],
+    chat: Chat,
+    embedder: EmbedderLike,
+    cache_dir: Path | None,
+    *,
+    search_variants: dict[str, dict[str, Any]] = SEARCH_VARIANTS,
+    recall: bool = True,
+) -> list[dict[str, Any]]:
+    """One row per question: its kind and every figure of every way it was asked."""
+    own_vectors = embed_cached(
+        embedder, [t.content for t in chat.turns], cache_dir=cache_dir, label=chat.id, progress=False
+    )
+    question_vectors = embed_cached(
+        embedder, [q.text for q in chat.questions], cache_dir=cache_dir, label=f"{chat.id} questions", progress=False
+    )
+    out: list[dict[str, Any]] = [
+        {
+            "chat": chat.id,
+            "split": chat.split,
+            "source": chat.source,
+            "question": q.id,
+            "kind": q.kind,
+            "off_topic": q.off_topic,
+            "evidence": len(q.evidence),
+        }
+        for q in chat.questions
+    ]
+    with conn.transaction(force_rollback=True):
+        conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
+        turn_of = store_chat(conn, chat, embedder, cache_dir)
+        # the yardsticks, over the same turns: BM25 of their own lexemes, the exact cosine of their own embeddings
+        vectors = conn.execute(
+            "select t.v::text from unnest(%s::text[]) with ordinality as u (content, n)"
+            " cross join lateral (select to_tsvector('english'::regconfig, u.content) as v) as t order by u.n",
+            ([t.content for t in chat.turns],),
+        ).fetchall()
+        lexemes = {t.id: tsvector_terms(v[0]) for t, v in zip(chat.turns, vectors, strict=True)}
+        bm25 = Bm25(lexemes)
+        ids = [t.id for t in chat.turns]
+        for row, q, vector in zip(out, chat.questions, question_vectors, strict=True):
+            if not q.evidence:
+                continue
+            words = [
+                r[0]
+                for r in conn.execute(
+                    "select unnest(tsvector_to_array(to_tsvector('english'::regconfig, %s)))", (q.text,)
+                ).fetchall()
+            ]
+            row["bm25"] = _scores(bm25.rank(words, 10), q.evidence)
+            cosine = np.argsort(-(own_vectors @ vector), kind="stable")[:10]
+            row["cosine"] = _scores([ids[i] for i in cosine], q.evidence)
+            for name, options in search_variants.items():
+                row[name] = _scores(_search(conn, q, vector, turn_of, options), q.evidence)
+        if recall:
+            consolidate_and_embed(conn, embedder, cache_dir)
+            for row, q, vector in zip(out, chat.questions, question_vectors, strict=True):
+                for floor_name, floor in (("floor", None), ("no_floor", 0.0)):
+                    for limit in RECALL_LIMITS:
+                        drawn = [turn_of.get(e) for e in _recall(conn, q, vector, limit, floor) if e is not None]
+                        key = f"recall_{floor_name}@{limit}"
+                        if q.evidence:
+                            row[key] = len(set(q.evidence) & set(drawn)) / len(q.evidence)
+                        row[f"{key}_rows"] = len(drawn)
+    return out
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean of every figure per split and kind (and over all answerable kinds)."""
+    result: dict[str, Any] = {}
+    for split in SPLITS:
+        part = [r for r in rows if r["split"] == split]
+        if not part:
+            continue
+        by_kind: dict[str, Any] = {}
+        for kind in (*KINDS, "answerable"):
+            chosen = [r for r in part if r["kind"] == kind or (kind == "answerable" and r["kind"] != "unanswerable")]
+            if not chosen:
+                continue
+            figures: dict[str, Any] = {"questions": len(chosen)}
+            keys = sorted({k for r in chosen for k, v in r.items() if isinstance(v, dict | float) and k != "off_topic"})
+            for key in keys:
+                values = [r[key] for r in chosen if key in r]
+                if not values:
+                    continue
+                if isinstance(values[0], dict):
+                    figures[key] = {m: round(metrics.mean(v[m] for v in values), 3) for m in values[0]}
+                else:
+                    figures[key] = round(metrics.mean(values), 3)
+            by_kind[kind] = figures
+        off_topic = [r for r in part if r["kind"] == "unanswerable" and r["off_topic"]]
+        if off_topic:
+            by_kind["off_topic_silent"] = {
+                f"recall_{floor}@{limit}": round(
+                    sum(r.get(f"recall_{floor}@{limit}_rows", 1) == 0 for r in off_topic) / len(off_topic), 3
+                )
+                for floor in ("floor", "no_floor")
+                for limit in RECALL_LIMITS
+            } | {"questions": len(off_topic)}
+        result[split] = by_kind
+    return result
+
+
+def run_chat_retrieval(
+    conn: psycopg.Connection[Any],
+    embedder: EmbedderLike,
+    cache_dir: Path | None,
+    *,
+    chats: list[Chat] | None = None,
+    search_variants: dict[str, dict[str, Any]] = SEARCH_VARIANTS,
+    recall: bool = True,
+    progress: bool = True,
+) -> dict[str, Any]:
+    chosen = load_chats() if chats is None else chats
+    rows: list[dict[str, Any]] = []
+    for n, chat in enumerate(chosen, 1):
+        rows.extend(evaluate_chat(conn, chat, embedder, cache_dir, search_variants=search_variants, recall=recall))
+        if progress:
+            print(f"\rpymem eval: chat retrieval {n}/{len(chosen)}", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr, flush=True)
+    return {
+        "chats": {split: sorted(c.id for c in chosen if c.split == split) for split in SPLITS},
+        "turns": sum(len(c.turns) for c in chosen),
+        "by_kind": summarise(rows),
+        "rows": rows,
+    }
