@@ -1,6 +1,7 @@
-"""Conversation context (migration 0011, sql/functions/122-session-context.sql): an episode of a
-session is also found by what it answers, through its previous turn, by keyword (its search_vector holds
-the previous turn) and by meaning (the MCP server embeds the previous turn with it)."""
+"""Conversation context (migrations 0011 and 0027, sql/functions/122-session-context.sql): an episode of a
+session is also found by what it answers, through its previous turn, by keyword (its search_vector holds the
+last ten words of the previous turn) and, for a short reply, by meaning (the MCP server embeds the last 20 words of
+the previous turn with it)."""
 
 from __future__ import annotations
 
@@ -181,6 +182,92 @@ def test_migration_0011_gives_existing_sessions_their_order_and_previous_turns(
             assert new.execute(
                 "select search_vector @@ 'rijksmuseum'::tsquery from pymem.episodes where session_position = 2"
             ).fetchone() == (True,)
+            assert kept(new) == recounted(new)
+    finally:
+        superuser.execute(f"drop database if exists {name} with (force)")
+
+
+LONG_ANSWER = (
+    "Here is a three day plan for Lisbon: start in Alfama with the castle and the tram, then Belem for the tower"
+    " and the pastries, then a day trip to Sintra by train. Shall I add restaurants near the hotel?"
+)
+LONG_TURN = "My son Leo is allergic to peanuts and cashews, so please keep every restaurant nut-free for us."
+
+
+def test_a_long_turn_is_embedded_alone_and_a_short_reply_after_the_end_of_the_turn_it_answers(
+    as_tenant: Tenant,
+) -> None:
+    """Since 0027: a turn of more than 12 words stands alone (a long answer before it drowned its meaning); a
+    short reply is embedded after the last 20 words of the turn it answers."""
+    with as_tenant("acme") as conn:
+        store_episode(conn, LONG_ANSWER, "travel", session_id=SESSION)
+        alone = call_one(conn, "memory_episode_text", session_id=SESSION, content=LONG_TURN)
+        assert alone["retrieval_context"] == LONG_ANSWER  # kept whole
+        assert alone["embedding_text"] == LONG_TURN
+        reply = call_one(conn, "memory_episode_text", session_id=SESSION, content="Yes please, cheap ones.")
+        end = " ".join(LONG_ANSWER.split()[-20:])
+        assert reply["embedding_text"] == f"{end}\nYes please, cheap ones."
+
+
+def test_only_the_end_of_a_long_previous_turn_is_in_the_search_vector(as_tenant: Tenant) -> None:
+    """The next turn is found by the last ten words of the turn before it ("hotel"), not by its
+    beginning ("Alfama"): a long answer's words no longer make every reply to it match; the statistics follow."""
+    with as_tenant("acme") as conn:
+        first = store_episode(conn, LONG_ANSWER, "travel", session_id=SESSION)
+        second = store_episode(conn, LONG_TURN, "travel", session_id=SESSION)
+
+        def found(query: str) -> list[Any]:
+            return [
+                r[0]
+                for r in conn.execute(
+                    "select memory_id from pymem.memory_search(query => %s, types => array['episode'])", (query,)
+                ).fetchall()
+            ]
+
+        assert found("Alfama") == [first]
+        assert set(found("hotel")) == {first, second}
+        assert kept(conn) == recounted(conn)
+
+
+def test_migration_0027_narrows_the_keyword_context_of_existing_episodes(
+    superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
+    """A database with episodes at revision 0026 upgrades to head with each episode's previous turn kept whole,
+    its search vector holding only the last ten words of it, and the keyword statistics of episodes recomputed."""
+    from alembic import command
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    from pymem import migrate
+
+    name = "pymem_before_0027"
+    superuser.execute(f"drop database if exists {name}")
+    superuser.execute(f"create database {name}")
+    dsn = psycopg.conninfo.make_conninfo(db_dsn, dbname=name)
+    try:
+        engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)
+        with engine.begin() as conn:
+            cfg = migrate._config()
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0026")
+        with psycopg.connect(dsn, autocommit=True) as old:
+            for position, (content, previous) in enumerate([(LONG_ANSWER, None), (LONG_TURN, LONG_ANSWER)], 1):
+                old.execute(
+                    "insert into pymem.episodes (tenant_id, butler, session_id, content, retrieval_context,"
+                    " session_position) values ('acme', 'travel', %s, %s, %s, %s)",
+                    (SESSION, content, previous, position),
+                )
+            assert old.execute(
+                "select search_vector @@ 'alfama'::tsquery from pymem.episodes where session_position = 2"
+            ).fetchone() == (True,)
+        migrate.upgrade(dsn)
+        with psycopg.connect(dsn, autocommit=True) as new:
+            stored = rows(new)
+            assert stored[LONG_TURN]["retrieval_context"] == LONG_ANSWER
+            assert new.execute(
+                "select search_vector @@ 'alfama'::tsquery, search_vector @@ 'hotel'::tsquery"
+                " from pymem.episodes where session_position = 2"
+            ).fetchone() == (False, True)
             assert kept(new) == recounted(new)
     finally:
         superuser.execute(f"drop database if exists {name} with (force)")

@@ -22,11 +22,11 @@ pymem_private.token_verify, managed with pymem token create | list | revoke. Key
 tenant: a bearer token is resolved before any tenant is known.$$;
 
 comment on column pymem.episodes.embedding is
-'MiniLM-L6 (384-d) embedding of content (after the previous turn of its session, if any); NULL until embedded.';
+'MiniLM-L6 (384-d) embedding of content (its own; before migration 0027 with the previous turn); NULL until embedded.';
 comment on column pymem.episodes.embedding_model is 'Model id that produced embedding; a different model flags the row for re-embedding.';
 comment on column pymem.episodes.token_count is 'Tokens of content under the embedding model tokenizer (for token budgets).';
 comment on column pymem.episodes.search_vector is
-'Generated tsvector: content (weight A) and retrieval_context, the previous turn of its session (weight B).';
+'Generated tsvector: content (weight A) and the last ten words of retrieval_context, the previous turn of its session (weight B).';
 comment on column pymem.episodes.retrieval_context is
 'The content of the previous episode of the session (set at insert): the episode is also found by what it answers.';
 comment on column pymem.episodes.session_position is

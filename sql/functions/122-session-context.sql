@@ -1,6 +1,6 @@
--- Conversation context: each episode of a session remembers the previous turn (its retrieval_context,
--- part of its search_vector), so that a reply is found by what it answers. The session's order is
--- session_position, set here: episodes stored in one transaction share created_at.
+-- Conversation context: each episode of a session remembers the previous turn (its retrieval_context; the last
+-- ten words of it are part of its search_vector, migration 0027), so that a reply is found by what it answers.
+-- The session's order is session_position, set here: episodes stored in one transaction share created_at.
 
 create or replace function pymem_private.set_session_context()
 returns trigger
@@ -51,13 +51,26 @@ immutable
 parallel safe
 security invoker
 return case
-    when episode_embedding_text.retrieval_context is null then episode_embedding_text.content
-    else episode_embedding_text.retrieval_context || E'\n' || episode_embedding_text.content
+    -- a turn of more than 12 words stands alone; a short reply ("Yes, last Tuesday.") is read after the end of the
+    -- turn it answers (its last 20 words)
+    when
+        episode_embedding_text.retrieval_context is null
+        or pg_catalog.cardinality(
+            pg_catalog.regexp_split_to_array(pg_catalog.btrim(episode_embedding_text.content), '\s+')
+        ) > 12
+        then episode_embedding_text.content
+    else coalesce(
+        pg_catalog.substring(episode_embedding_text.retrieval_context, '((?:\S+\s+){0,19}\S+)\s*$'), ''
+    ) || E'\n' || episode_embedding_text.content
 end;
 
 comment on function pymem_private.episode_embedding_text(text, text) is
-$$The text an episode's embedding is computed from: the previous turn of its session, a line break, and its
-content (its content alone outside a session), so that a reply is found by meaning through what it answers.$$;
+$$The text an episode's embedding is computed from: its content; for a short reply (at most 12 words) in a session,
+the last 20 words of the previous turn, a line break and its content. Before migration 0027 every turn of a session
+was embedded after the whole previous turn: on hand-written chats (eval/conversations) that cost more than it
+gave: a long answer before a turn drowned the turn's own meaning, and the turn after a statement matched it as
+well as the statement did.
+Example: select pymem_private.episode_embedding_text('Did the cryovials arrive?', 'Two boxes on Tuesday.');$$;
 
 
 create or replace function pymem.memory_episode_text(session_id uuid, content text)
@@ -92,8 +105,9 @@ $$;
 comment on function pymem.memory_episode_text(uuid, text) is
 $$What a new episode of a session will be found by, before it is stored: the session's last episode
 (previous_id; its content becomes the new episode's retrieval_context, memory_store_episode sets it) and
-embedding_text, the text to embed (pymem_private.episode_embedding_text). One row; outside a session (session_id
-NULL) or for a session's first episode, embedding_text is the content. The MCP server embeds embedding_text.
+embedding_text, the text to embed (pymem_private.episode_embedding_text: the content, after the end of the
+previous turn for a short reply).
+One row. The MCP server embeds embedding_text.
 Example: select embedding_text from memory_episode_text('6f1e1f0e-3c1e-4c55-8d39-5a0a4c0f9a01', 'Yes, last Tuesday.');$$;
 
 
@@ -127,6 +141,6 @@ $$;
 
 comment on function pymem.memory_embedding_text(text, uuid) is
 $$The text a memory of the current tenant is embedded from, as it is stored now: a fact's or rule's content, an
-episode's previous turn and content (pymem_private.episode_embedding_text). What `pymem erase` re-embeds a turn
+episode's content, after the end of its previous turn for a short reply (pymem_private.episode_embedding_text). What `pymem erase` re-embeds a turn
 rebuilt by memory_erase from. PM003 for an unknown id.
 Example: select pymem.memory_embedding_text('episode', '6f1e1f0e-3c1e-4c55-8d39-5a0a4c0f9a01');$$;
