@@ -325,39 +325,47 @@ def evaluate_chat(
     return out
 
 
+SOURCES: Final = ("chats", "long_chats")
+
+
+def _means(chosen: list[dict[str, Any]]) -> dict[str, Any]:
+    figures: dict[str, Any] = {"questions": len(chosen)}
+    keys = sorted({k for r in chosen for k, v in r.items() if isinstance(v, dict | float) and k != "off_topic"})
+    for key in keys:
+        values = [r[key] for r in chosen if key in r]
+        if isinstance(values[0], dict):
+            figures[key] = {m: round(metrics.mean(v[m] for v in values), 3) for m in values[0]}
+        else:
+            figures[key] = round(metrics.mean(values), 3)
+    return figures
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Mean of every figure per split and kind (and over all answerable kinds)."""
+    """Per split and source (short chats, long histories, both): the mean of every figure per kind and over the
+    answerable kinds, and for the off-topic questions the share that recall leaves empty."""
     result: dict[str, Any] = {}
     for split in SPLITS:
-        part = [r for r in rows if r["split"] == split]
-        if not part:
-            continue
-        by_kind: dict[str, Any] = {}
-        for kind in (*KINDS, "answerable"):
-            chosen = [r for r in part if r["kind"] == kind or (kind == "answerable" and r["kind"] != "unanswerable")]
-            if not chosen:
+        for source in (*SOURCES, "all"):
+            part = [r for r in rows if r["split"] == split and source in (r["source"], "all")]
+            if not part:
                 continue
-            figures: dict[str, Any] = {"questions": len(chosen)}
-            keys = sorted({k for r in chosen for k, v in r.items() if isinstance(v, dict | float) and k != "off_topic"})
-            for key in keys:
-                values = [r[key] for r in chosen if key in r]
-                if not values:
-                    continue
-                if isinstance(values[0], dict):
-                    figures[key] = {m: round(metrics.mean(v[m] for v in values), 3) for m in values[0]}
-                else:
-                    figures[key] = round(metrics.mean(values), 3)
-            by_kind[kind] = figures
-        off_topic = [r for r in part if r["kind"] == "unanswerable" and r["off_topic"]]
-        if off_topic:
-            by_kind["off_topic_silent"] = {
-                f"recall_{floor}@{limit}": round(
-                    sum(r.get(f"recall_{floor}@{limit}_rows", 1) == 0 for r in off_topic) / len(off_topic), 3
-                )
-                for floor in ("floor", "no_floor")
-                for limit in RECALL_LIMITS
-            } | {"questions": len(off_topic)}
-        result[split] = by_kind
+            by_kind: dict[str, Any] = {}
+            for kind in (*KINDS, "answerable"):
+                chosen = [
+                    r for r in part if r["kind"] == kind or (kind == "answerable" and r["kind"] != "unanswerable")
+                ]
+                if chosen:
+                    by_kind[kind] = _means(chosen)
+            off_topic = [r for r in part if r["kind"] == "unanswerable" and r["off_topic"]]
+            if off_topic:
+                by_kind["off_topic_silent"] = {"questions": len(off_topic)} | {
+                    f"recall_{floor}@{limit}": round(
+                        sum(r.get(f"recall_{floor}@{limit}_rows", 1) == 0 for r in off_topic) / len(off_topic), 3
+                    )
+                    for floor in ("floor", "no_floor")
+                    for limit in RECALL_LIMITS
+                }
+            result.setdefault(split, {})[source] = by_kind
     return result
 
 
@@ -370,7 +378,9 @@ def run_chat_retrieval(
     search_variants: dict[str, dict[str, Any]] = SEARCH_VARIANTS,
     recall: bool = True,
     progress: bool = True,
+    keep_rows: bool = False,
 ) -> dict[str, Any]:
+    """Every chat evaluated; the means per split, source and kind (and each question's figures with keep_rows)."""
     chosen = load_chats() if chats is None else chats
     rows: list[dict[str, Any]] = []
     for n, chat in enumerate(chosen, 1):
@@ -382,6 +392,6 @@ def run_chat_retrieval(
     return {
         "chats": {split: sorted(c.id for c in chosen if c.split == split) for split in SPLITS},
         "turns": sum(len(c.turns) for c in chosen),
+        "questions": len(rows),
         "by_kind": summarise(rows),
-        "rows": rows,
-    }
+    } | ({"rows": rows} if keep_rows else {})

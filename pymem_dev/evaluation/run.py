@@ -14,6 +14,7 @@ from pgvector.psycopg import register_vector
 from pymem_dev import reports
 from pymem_dev.evaluation import (
     beir,
+    chat_retrieval,
     conversation_context,
     conversations,
     extraction,
@@ -114,6 +115,7 @@ def run(
         result["poisoning"] = poisoning.run_poisoning(conn, embedder)
         result["conversations"] = conversations.run_conversations(conn)
         result["conversation_context"] = conversation_context.run_context_reach(conn, embedder)
+        result["chat_retrieval"] = chat_retrieval.run_chat_retrieval(conn, embedder, cache_dir, progress=progress)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -338,6 +338,68 @@ def context_reach_tables(result: dict[str, Any]) -> str:
     )
 
 
+CHAT_RETRIEVAL_HEADER = [
+    "split",
+    "chats",
+    "kind",
+    "questions",
+    "BM25 R@5 / R@10 / nDCG@10",
+    "MiniLM alone",
+    "pymem hybrid",
+    "recall R@10 floor / no floor",
+]
+CHAT_SOURCES = {"chats": "short chats", "long_chats": "long histories", "all": "both"}
+
+
+def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[list[str]]:
+    """A row per source and kind of question (shared with tools/docs_figures)."""
+
+    def legs(figures: dict[str, Any]) -> str:
+        return " / ".join(fmt(figures[m]) for m in ("r@5", "r@10", "ndcg@10")) if figures else "-"
+
+    rows = []
+    for source, kinds in result.get("by_kind", {}).get(split, {}).items():
+        for kind, f in kinds.items():
+            if kind in ("unanswerable", "off_topic_silent"):
+                continue
+            floors = " / ".join(fmt(f.get(k)) for k in ("recall_floor@10", "recall_no_floor@10"))
+            rows.append(
+                [
+                    split,
+                    CHAT_SOURCES.get(source, source),
+                    kind,
+                    str(f["questions"]),
+                    legs(f.get("bm25", {})),
+                    legs(f.get("cosine", {})),
+                    legs(f.get("hybrid", {})),
+                    floors,
+                ]
+            )
+        silent = kinds.get("off_topic_silent")
+        if silent:
+            rows.append(
+                [
+                    split,
+                    CHAT_SOURCES.get(source, source),
+                    "off-topic: recall empty",
+                    str(silent["questions"]),
+                    "-",
+                    "-",
+                    "-",
+                    " / ".join(fmt(silent[k]) for k in ("recall_floor@10", "recall_no_floor@10")),
+                ]
+            )
+    return rows
+
+
+def chat_retrieval_tables(result: dict[str, Any]) -> str:
+    return (
+        "Retrieval over conversations per kind of question (eval/conversations; memory_search over the episodes,"
+        " limit 10, beside BM25 and MiniLM alone on the same turns; memory_recall over the facts consolidation drew,"
+        " with the relevance floor and without):\n\n" + table(CHAT_RETRIEVAL_HEADER, chat_retrieval_rows(result))
+    )
+
+
 POISONING_HEADER = [
     "split",
     "injection approved",
@@ -404,6 +466,8 @@ def tables(result: dict[str, Any]) -> str:
         parts.append(conversation_tables(result["conversations"]))
     if "conversation_context" in result:
         parts.append(context_reach_tables(result["conversation_context"]))
+    if "chat_retrieval" in result:
+        parts.append(chat_retrieval_tables(result["chat_retrieval"]))
     if "beir" in result:
         parts.append(beir_tables(result["beir"]))
     return "\n\n".join(parts)
