@@ -27,12 +27,14 @@ from typing import Any
 
 from pymem_dev.evaluation.tables import (
     BEIR_HEADER,
+    CHAT_RETRIEVAL_HEADER,
     CONTEXT_REACH_HEADER,
     CONVERSATION_HEADER,
     EXTRACTION_HEADER,
     GROUNDING_HEADER,
     POISONING_HEADER,
     beir_rows,
+    chat_retrieval_rows,
     context_reach_rows,
     conversation_rows,
     extraction_rows,
@@ -397,6 +399,12 @@ def conversation_table(ev: Results) -> str:
     return text
 
 
+def chat_retrieval_table(ev: Results) -> str:
+    if "chat_retrieval" not in ev:
+        return "Not measured in this run.\n"
+    return table(CHAT_RETRIEVAL_HEADER, chat_retrieval_rows(ev["chat_retrieval"]))
+
+
 def poisoning_table(ev: Results) -> str:
     p = ev["poisoning"]
     return f'"Before" is commit {p["reference_commit"]}, without the guards, measured the same way.\n\n' + table(
@@ -515,6 +523,7 @@ REGIONS: dict[str, dict[str, Renderer]] = {
         "extraction": lambda ev, b, b100: extraction_table(ev),
         "poisoning": lambda ev, b, b100: poisoning_table(ev),
         "conversations": lambda ev, b, b100: conversation_table(ev),
+        "chat-retrieval": lambda ev, b, b100: chat_retrieval_table(ev),
         "token-efficiency": lambda ev, b, b100: token_efficiency_table(ev),
         "bench": lambda ev, b, b100: bench_tables(b),
         "bench-100k": lambda ev, b, b100: bench_100k_lines(b100),
