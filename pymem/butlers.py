@@ -4,6 +4,7 @@ written into the database, where the SQL functions read them.
     scope = "health"                  # memories recalled: scope 'global' + this one (default: the butler's name)
     episode_ttl_days = 7              # lifetime of the episodes the butler stores
     score_weights = { relevance = 0.4, importance = 0.3, recency = 0.2, confidence = 0.1 }
+    min_relevance = 0.02              # relevance floor of recall and context (default: the relevance model's)
 
     [context]                         # memory_context
     token_budget = 3000
@@ -47,7 +48,11 @@ SECTIONS = ("system", "project", "history", "knowledge")
 BUTLER_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_.-]{{0,{limits.BUTLER_NAME - 1}}}")
 
 # butler.toml key -> (memory_butler_configure argument, TOML type)
-_TOP = {"scope": ("scope", str), "episode_ttl_days": ("episode_ttl_days", float)}
+_TOP = {
+    "scope": ("scope", str),
+    "episode_ttl_days": ("episode_ttl_days", float),
+    "min_relevance": ("min_relevance", float),
+}
 _WEIGHTS = {k: (f"w_{k}", float) for k in ("relevance", "importance", "recency", "confidence")}
 _CONTEXT = {"token_budget": ("context_token_budget", int)}
 _QUOTAS = {k: (f"quota_{k}", float) for k in SECTIONS}

@@ -313,3 +313,4 @@ class ButlerSettings(BaseModel):
     max_knowledge: int
     source: str | None
     updated_at: datetime | None
+    min_relevance: float | None = None

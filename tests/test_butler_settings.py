@@ -39,6 +39,7 @@ SETTINGS = (
     "max_history",
     "max_knowledge",
     "source",
+    "min_relevance",
 )
 DEFAULTS: Row = {
     "w_relevance": 0.4,
@@ -56,6 +57,7 @@ DEFAULTS: Row = {
     "max_history": 10,
     "max_knowledge": 20,
     "source": None,
+    "min_relevance": None,
 }
 HEALTH: Row = {
     "scope": "wellbeing",
@@ -74,6 +76,7 @@ HEALTH: Row = {
     "max_history": 0,
     "max_knowledge": 6,
     "source": "/etc/butlers/health/butler.toml",
+    "min_relevance": 0.05,
 }
 
 
@@ -182,6 +185,9 @@ def test_the_typed_client_round_trip(as_tenant: Tenant) -> None:
         ({"max_project": 1001}, "context.max_items.project must be between 0 and 1000"),
         ({"max_history": None}, "context.max_items.history must be between 0 and 1000"),
         ({"max_knowledge": 5000}, "context.max_items.knowledge must be between 0 and 1000"),
+        ({"min_relevance": 1.5}, "min_relevance must be between 0 and 1"),
+        ({"min_relevance": -0.01}, "min_relevance must be between 0 and 1"),
+        ({"min_relevance": float("nan")}, "min_relevance must be between 0 and 1"),
     ],
 )
 def test_each_range_error_names_its_key_and_writes_nothing(
@@ -391,6 +397,43 @@ def test_recall_uses_the_weights_of_the_butler_its_scope_names(as_tenant: Tenant
         assert row["score"] == pytest.approx((row["relevance"] + row["importance"]) / 2)
 
 
+def test_recall_and_context_use_the_relevance_floor_of_the_butler(as_tenant: Tenant) -> None:
+    """A butler's min_relevance is the floor of memory_recall with its scope and of its memory_context; NULL is the
+    relevance model's default floor; an explicit min_relevance overrides it."""
+    diet = "The user follows a vegetarian diet"
+    dog = "The dog is on a diet since March"
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "diet", diet)
+        store_fact(conn, "dog", "diet", dog)
+
+        def recalled(**arguments: Any) -> set[str]:
+            rows = call(conn, "memory_recall", topic="vegetarian diet", scope="health", **arguments)
+            return {r["content"] for r in rows}
+
+        def in_context() -> set[str]:
+            rows = call(conn, "memory_context_candidates", trigger_prompt="vegetarian diet", butler="health")
+            return {r["content"] for r in rows if r["memory_type"] == "fact"}
+
+        unconfigured = recalled()
+        configure(conn, "health")  # min_relevance NULL: the model's floor
+        assert recalled() == unconfigured
+        configure(conn, "health", min_relevance=0)
+        assert recalled() == in_context() == {diet, dog}
+        configure(conn, "health", min_relevance=1)  # no relevance reaches 1
+        assert recalled() == in_context() == set()
+        assert recalled(min_relevance=0) == {diet, dog}
+        # another butler (unconfigured): the model's floor
+        finance = {r["content"] for r in call(conn, "memory_recall", topic="vegetarian diet", scope="finance")}
+        assert finance == unconfigured
+        assert call_one(conn, "memory_butler_settings", name="health")["min_relevance"] == 1
+
+
+def test_a_butler_file_sets_the_floor() -> None:
+    assert butlers.parse_butler("health", "min_relevance = 0.05\n").settings == {"min_relevance": 0.05}
+    with pytest.raises(InvalidArgumentError, match="min_relevance must be a number"):
+        butlers.parse_butler("health", 'min_relevance = "low"\n')
+
+
 def test_another_tenants_butler_weights_do_not_apply(as_tenant: Tenant) -> None:
     with as_tenant("globex") as conn:
         configure(conn, "health", w_relevance=0, w_importance=1, w_recency=0, w_confidence=0)
@@ -522,7 +565,7 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     path = write(
         tmp_path,
         "health",
-        "scope = 'wellbeing'\nepisode_ttl_days = 3.5\n"
+        "scope = 'wellbeing'\nepisode_ttl_days = 3.5\nmin_relevance = 0.05\n"
         "score_weights = { relevance = 0.6, importance = 0.2, recency = 0.1, confidence = 0.1 }\n"
         "[context]\ntoken_budget = 1200\nquotas = { system = 0.1, project = 0.3, history = 0.2, knowledge = 0.4 }\n"
         "max_items = { system = 4, project = 5, history = 0, knowledge = 6 }\n",
@@ -530,7 +573,7 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     env = base_env(PYMEM_DSN=db_dsn)
     line = (
         "health: scope wellbeing, weights 0.6/0.2/0.1/0.1 (relevance/importance/recency/confidence),"
-        f" episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and max items 4/5/0/6"
+        f" relevance floor 0.05, episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and max items 4/5/0/6"
         f" (system/project/history/knowledge) ({path})"
     )
     synced = run_cli("butler", "sync", "--tenant", "acme", "--dir", str(tmp_path), env=env).stdout
@@ -541,6 +584,7 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
         "health",
         scope="wellbeing",
         episode_ttl_days=3.5,
+        min_relevance=0.05,
         w_relevance=0.6,
         w_importance=0.2,
         w_recency=0.1,
@@ -560,7 +604,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     assert run_cli("butler", "show", "health", "--tenant", "acme", env=env).stdout.splitlines() == [line]
     assert run_cli("butler", "show", "finance", "--tenant", "acme", env=env).stdout.splitlines() == [
         "finance: scope finance, weights 0.4/0.3/0.2/0.1 (relevance/importance/recency/confidence),"
-        " episode TTL 7 days, context 3000 tokens, quotas 0.15/0.25/0.2/0.4 and max items 10/10/10/20"
+        " relevance floor the model's, episode TTL 7 days, context 3000 tokens, quotas 0.15/0.25/0.2/0.4 and max"
+        " items 10/10/10/20"
         " (system/project/history/knowledge) (defaults)"
     ]
     assert run_cli("butler", "show", "--tenant", "globex", env=env).stdout.splitlines() == [

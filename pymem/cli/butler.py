@@ -25,10 +25,11 @@ def _line(row: ButlerSettings) -> str:
     items = f"{row.max_system}/{row.max_project}/{row.max_history}/{row.max_knowledge}"
     ttl = row.episode_ttl.total_seconds() / 86400
     origin = row.source or ("defaults" if not row.configured else "set in SQL")
+    floor = "the model's" if row.min_relevance is None else f"{row.min_relevance:g}"
     return (
         f"{row.butler}: scope {row.scope}, weights {weights} (relevance/importance/recency/confidence),"
-        f" episode TTL {ttl:g} days, context {row.context_token_budget} tokens, quotas {quotas} and max items"
-        f" {items} (system/project/history/knowledge) ({origin})"
+        f" relevance floor {floor}, episode TTL {ttl:g} days, context {row.context_token_budget} tokens, quotas"
+        f" {quotas} and max items {items} (system/project/history/knowledge) ({origin})"
     )
 
 

@@ -38,13 +38,14 @@ return row(
     3000,
     null, null,
     0.15, 0.25, 0.2, 0.4,
-    10, 10, 10, 20
+    10, 10, 10, 20,
+    null
 )::pymem.butler_settings;
 
 comment on function pymem_private.butler_defaults(text, text) is
 $$The settings of a butler without a row: scope = its name, weights 0.4/0.3/0.2/0.1, episodes live 7 days,
 context budget 3000 tokens shared 0.15/0.25/0.2/0.4 by the System/Project/History/Knowledge blocks, at most
-10/10/10/20 candidates each.$$;
+10/10/10/20 candidates each, the relevance model's default floor (min_relevance NULL).$$;
 
 
 create or replace function pymem_private.butler_settings_for(tenant_id text, butler text)
@@ -84,7 +85,8 @@ create or replace function pymem.memory_butler_configure(
     max_project bigint default 10,
     max_history bigint default 10,
     max_knowledge bigint default 20,
-    source text default null
+    source text default null,
+    min_relevance double precision default null
 )
 returns setof pymem.butler_settings
 language plpgsql
@@ -130,17 +132,20 @@ begin
     perform pymem_private.require_section_limit('context.max_items.project', max_project);
     perform pymem_private.require_section_limit('context.max_items.history', max_history);
     perform pymem_private.require_section_limit('context.max_items.knowledge', max_knowledge);
+    if min_relevance is not null then
+        perform pymem_private.require_range('min_relevance', min_relevance, 0, 1);
+    end if;
 
     return query
     insert into pymem.butler_settings as s (
         tenant_id, butler, scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl,
         context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
-        max_history, max_knowledge, source, updated_at
+        max_history, max_knowledge, source, updated_at, min_relevance
     ) values (
         v_tenant, butler, v_scope, w_relevance, w_importance, w_recency, w_confidence,
         pg_catalog.make_interval(secs => episode_ttl_days * 86400),
         context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
-        max_history, max_knowledge, source, pg_catalog.now()
+        max_history, max_knowledge, source, pg_catalog.now(), min_relevance
     )
     on conflict on constraint butler_settings_pkey do update set
         scope = excluded.scope,
@@ -159,19 +164,22 @@ begin
         max_history = excluded.max_history,
         max_knowledge = excluded.max_knowledge,
         source = excluded.source,
-        updated_at = excluded.updated_at
+        updated_at = excluded.updated_at,
+        min_relevance = excluded.min_relevance
     returning s.*;
 end;
 $$;
 
 comment on function pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
-    bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text
+    bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text,
+    double precision
 ) is
 $$Sets every setting of a butler in the current tenant (what its butler.toml says; an argument left out
 takes its default) and returns the row. Ranges: weights 0..1000, not all 0; episode_ttl_days in (0, 36500];
 context_token_budget 1..100000; the blocks' quotas (system, project, history, knowledge) 0..1 summing to at most
-1; max_* 0..1000. memory_recall with
+1; max_* 0..1000; min_relevance, the relevance floor of the butler's recall and context, 0..1 (NULL: the relevance
+model's default_floor). memory_recall with
 scope => butler, memory_store_episode with butler => butler and memory_context_* for the butler read it.
 Example: select butler, scope, w_relevance from memory_butler_configure(butler => 'health', w_relevance => 0.7);$$;
 
@@ -216,7 +224,8 @@ returns table (
     max_history integer,
     max_knowledge integer,
     source text,
-    updated_at timestamptz
+    updated_at timestamptz,
+    min_relevance double precision
 )
 language plpgsql
 stable
@@ -240,13 +249,13 @@ begin
             v_settings.episode_ttl, v_settings.context_token_budget,
             v_settings.quota_system, v_settings.quota_project, v_settings.quota_history, v_settings.quota_knowledge,
             v_settings.max_system, v_settings.max_project, v_settings.max_history, v_settings.max_knowledge,
-            v_settings.source, v_settings.updated_at;
+            v_settings.source, v_settings.updated_at, v_settings.min_relevance;
         return;
     end if;
     return query select
         s.butler, true, s.scope, s.w_relevance, s.w_importance, s.w_recency, s.w_confidence, s.episode_ttl,
         s.context_token_budget, s.quota_system, s.quota_project, s.quota_history, s.quota_knowledge, s.max_system,
-        s.max_project, s.max_history, s.max_knowledge, s.source, s.updated_at
+        s.max_project, s.max_history, s.max_knowledge, s.source, s.updated_at, s.min_relevance
     from pymem.butler_settings as s
     where s.tenant_id = v_tenant
     order by s.butler;
@@ -255,5 +264,5 @@ $$;
 
 comment on function pymem.memory_butler_settings(text) is
 $$The settings in force for a butler of the current tenant (configured = false: the defaults), or, without
-a butler, every configured butler.
+a butler, every configured butler. min_relevance NULL: the relevance model's default floor.
 Example: select butler, scope, w_relevance, w_importance, episode_ttl from memory_butler_settings('health');$$;

@@ -92,6 +92,7 @@ begin
         'min_relevance',
         coalesce(
             min_relevance,
+            v_butler.min_relevance,
             (select m.default_floor from pymem.memory_relevance_model(
                 pymem_private.relevance_variant(v_mode <> 'keyword', v_mode <> 'semantic')
             ) as m)
@@ -191,7 +192,8 @@ each in [0, 1]: relevance = the calibrated probability that the memory is about 
 min(1000, max(3*limit, 30)):
 cosine similarity, keyword score, ranks, share of the topic's words; the model of pymem.memory_relevance_model(),
 keyword variant when there is no query_embedding or mode is keyword); a memory below min_relevance is not recalled
-however important or recent (default: the model's default_floor; 0 turns the floor off);
+however important or recent (default: the floor of the butler the scope names, memory_butler_settings(scope).min_relevance,
+else the model's default_floor; 0 turns the floor off);
 importance = importance/10
 (rules count as 5); recency = exp(-ln 2 * days since last_referenced_at, else created_at / recency_half_life_days);
 effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at), below min_confidence excluded.

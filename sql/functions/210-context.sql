@@ -497,7 +497,8 @@ begin
         from pymem_private.context_recalled_candidates(
             v_tenant, memory_context_candidates.trigger_prompt, v_scope, memory_context_candidates.query_embedding,
             v_w_relevance, v_w_importance, v_w_recency, v_w_confidence, v_system, v_project, v_knowledge,
-            memory_context_candidates.recency_half_life_days, memory_context_candidates.min_relevance
+            memory_context_candidates.recency_half_life_days,
+            coalesce(memory_context_candidates.min_relevance, v_butler.min_relevance)
         ) as c;
     end if;
 
@@ -526,7 +527,7 @@ scope = its name, weights 0.4/0.3/0.2/0.1, limits 10/10/10/20 by default). Facts
 pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" =
 least(1000, max(3*(system_limit+project_limit+knowledge_limit), 30)), bump_references => false, min_relevance), so a
 score is the composite score of memory_recall and a fact or rule below the relevance floor (min_relevance,
-default the relevance model's) is never a candidate, except the butler's standing rules, which
+default the butler's floor, memory_butler_settings(butler).min_relevance, else the relevance model's) is never a candidate, except the butler's standing rules, which
 follow the recalled ones in System with score 0. Episodes: of the butler's 3 x history_limit (at least 30) newest
 live ones (memory_recent_episodes), the history_limit best by score = (w_relevance * relevance + w_importance *
 importance/10 + w_recency * recency) / (w_relevance + w_importance + w_recency), relevance = the cosine similarity
