@@ -573,8 +573,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     env = base_env(PYMEM_DSN=db_dsn)
     line = (
         "health: scope wellbeing, weights 0.6/0.2/0.1/0.1 (relevance/importance/recency/confidence),"
-        f" relevance floor 0.05, episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and max items 4/5/0/6"
-        f" (system/project/history/knowledge) ({path})"
+        " relevance floor 0.05, episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and max items"
+        f" 4/5/0/6 (system/project/history/knowledge) ({path})"
     )
     synced = run_cli("butler", "sync", "--tenant", "acme", "--dir", str(tmp_path), env=env).stdout
     assert synced.splitlines() == [line, f"wrote the settings of 1 butler(s) from {tmp_path} into tenant 'acme'"]
