@@ -331,7 +331,7 @@ def fit_variant(
             "features": list(used),
             "l2": l2,
             "floor": f"{floor}: the lowest floor (at most {FLOOR_CEILING}) for which recall returns nothing for"
-            f" at least {FLOOR_TARGET:.0%} of the no-answer golden train questions (floor_curve)",
+            f" at least {FLOOR_TARGET:.0%} of the no-answer train questions (floor_curve)",
             "floor_questions": len(floor_questions),
             "fitted_at": datetime.now(UTC).date().isoformat(),
         },

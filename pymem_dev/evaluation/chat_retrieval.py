@@ -84,6 +84,8 @@ class Chat:
     source: str
     turns: list[Turn]
     questions: list[Question] = field(default_factory=list)
+    # the facts a careful human labelled on each turn (the short chats only): turn id -> [{subject, predicate, value}]
+    facts: dict[str, list[dict[str, str]]] = field(default_factory=dict)
 
 
 def _moment(day: str, minutes: int = 0) -> datetime:
@@ -118,6 +120,7 @@ def load_chats(chats: Path = CHATS, questions: Path = QUESTIONS, long_chats: Pat
         labels = extra[row["id"]]
         asked = _end_of(labels["asked_on"])
         chat = Chat(row["id"], "train" if row["split"] == "dev" else "test", "chats", turns)
+        chat.facts = {t["turn"]: t["facts"] for session in row["sessions"] for t in session["turns"] if t.get("facts")}
         for n, (q, kind) in enumerate(zip(row["questions"], labels["kinds"], strict=True), 1):
             chat.questions.append(Question(f"{row['id']}-q{n:02d}", kind, q["question"], tuple(q["evidence"]), asked))
         for q in labels["new"]:
@@ -160,6 +163,7 @@ def _in_the_past(chat: Chat) -> Chat:
         chat.source,
         [Turn(t.id, t.session, t.when - shift, t.speaker, t.text) for t in chat.turns],
         [Question(q.id, q.kind, q.text, q.evidence, q.asked_on - shift, q.off_topic) for q in chat.questions],
+        chat.facts,
     )
 
 
@@ -215,6 +219,127 @@ def consolidate_and_embed(conn: psycopg.Connection[Any], embedder: EmbedderLike,
     while conn.execute('select count(*) from pymem.memory_consolidate("limit" => 1000)').fetchone() == (1000,):
         pass
     _embed_waiting(conn, embedder, cache_dir, "chat facts")
+
+
+def fact_content(fact: dict[str, str]) -> str:
+    """A labelled fact as a stored statement: "Maya works as: nurse"."""
+    return f"{fact['subject']} {fact['predicate'].replace('_', ' ')}: {fact['value']}"
+
+
+def store_labelled_facts(
+    conn: psycopg.Connection[Any], chat: Chat, embedder: EmbedderLike, cache_dir: Path | None
+) -> dict[uuid.UUID, str]:
+    """The chat's labelled facts as facts, in the caller's tenant transaction, each with its embedding and observed
+    at its turn: what a good extractor would have stored. Each keeps its own predicate (a numbered one), so that
+    two values of one predicate ("likes") do not supersede each other. The turn id of each fact."""
+    when = {t.id: t.when for t in chat.turns}
+    labelled = [(turn, fact) for turn, facts in chat.facts.items() for fact in facts]
+    vectors = embed_cached(
+        embedder, [fact_content(f) for _, f in labelled], cache_dir=cache_dir, label=f"{chat.id} facts", progress=False
+    )
+    turn_of: dict[uuid.UUID, str] = {}
+    for n, ((turn, fact), vector) in enumerate(zip(labelled, vectors, strict=True)):
+        row = conn.execute(
+            "select memory_id from pymem.memory_store_fact(subject => %s, predicate => %s, content => %s,"
+            " embedding => %s::public.vector, embedding_model => %s, observed_at => %s)",
+            (
+                fact["subject"],
+                f"{fact['predicate']}_{n}",
+                fact_content(fact),
+                _vector(vector),
+                embedder.model_id,
+                when[turn],
+            ),
+        ).fetchone()
+        assert row is not None
+        turn_of[row[0]] = turn
+    return turn_of
+
+
+def _fact_recall(conn: psycopg.Connection[Any], q: Question, vector: Any, floor: float | None) -> list[uuid.UUID]:
+    rows = conn.execute(
+        "select memory_id from pymem.memory_recall(topic => %s, query_embedding => %s::public.vector,"
+        " bump_references => false, min_relevance => %s)",
+        (q.text, _vector(vector), floor),
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def labelled_fact_recall(
+    conn: psycopg.Connection[Any], chat: Chat, embedder: EmbedderLike, cache_dir: Path | None, vectors: np.ndarray
+) -> list[dict[str, Any]]:
+    """Per question, memory_recall (limit 10) over the chat's labelled facts with the relevance floor in force and
+    without one: the share of its evidence turns (those with a labelled fact) that a recalled fact is from, and how
+    many facts came back. Rolled back."""
+    out: list[dict[str, Any]] = []
+    with conn.transaction(force_rollback=True):
+        conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
+        turn_of = store_labelled_facts(conn, chat, embedder, cache_dir)
+        for q, vector in zip(chat.questions, vectors, strict=True):
+            row: dict[str, Any] = {}
+            wanted = {t for t in q.evidence if t in chat.facts}
+            for name, floor in (("floor", None), ("no_floor", 0.0)):
+                found = {turn_of.get(m) for m in _fact_recall(conn, q, vector, floor)}
+                row[f"facts_{name}@10_rows"] = len(found)
+                if wanted:
+                    row[f"facts_{name}@10"] = len(wanted & found) / len(wanted)
+            out.append(row)
+    return out
+
+
+def train_evidence(
+    conn: psycopg.Connection[Any],
+    embedder: EmbedderLike,
+    cache_dir: Path | None,
+    mode: str,
+    *,
+    depth: int = 30,
+) -> tuple[list[Any], list[Any]]:
+    """Relevance evidence of the train chats for fitting the relevance model: each question searched over the
+    chat's labelled facts in mode at memory_recall's candidate depth (30), a row relevant when its fact was labelled
+    on one of the question's evidence turns; and each question's rows for choosing the floor (an off-topic question
+    is a no-answer one, an on-topic unanswerable one a near miss). Never the test chats."""
+    from pymem.client import MemoryClient
+    from pymem_dev.evaluation import calibration
+
+    rows: list[calibration.Evidence] = []
+    floors: list[calibration.FloorQuestion] = []
+    for chat in load_chats():
+        if chat.split != "train" or not chat.facts:
+            continue
+        vectors = embed_cached(
+            embedder,
+            [q.text for q in chat.questions],
+            cache_dir=cache_dir,
+            label=f"{chat.id} questions",
+            progress=False,
+        )
+        with conn.transaction(force_rollback=True):
+            conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
+            turn_of = store_labelled_facts(conn, chat, embedder, cache_dir)
+            for q, vector in zip(chat.questions, vectors, strict=True):
+                if q.kind != "unanswerable" and not any(t in chat.facts for t in q.evidence):
+                    continue  # its answer is in no labelled fact: nothing to tell relevant rows by
+                found = MemoryClient(conn).search_scored(
+                    query=f"{q.text}",
+                    types=["fact"],
+                    mode=mode,
+                    limit=depth,
+                    query_embedding=vector if mode != "keyword" else None,
+                    bump_references=False,
+                )
+                relevant = [turn_of.get(r.memory_id) in q.evidence for r in found]
+                evidence = calibration.rows_evidence(f"{chat.id}:{q.id}", found, relevant)
+                rows.extend(evidence)
+                floors.append(
+                    calibration.FloorQuestion(
+                        answerable=q.kind != "unanswerable",
+                        features=tuple(e.features for e in evidence),
+                        relevant=tuple(e.relevant for e in evidence),
+                        category="no_answer" if q.off_topic else "near_miss",
+                    )
+                )
+    return rows, floors
 
 
 def _scores(ranked: Sequence[str], evidence: Iterable[str]) -> dict[str, float]:
@@ -322,6 +447,11 @@ def evaluate_chat(
                         if q.evidence:
                             row[key] = len(set(q.evidence) & set(drawn)) / len(q.evidence)
                         row[f"{key}_rows"] = len(drawn)
+    if chat.facts:
+        for row, figures in zip(
+            out, labelled_fact_recall(conn, chat, embedder, cache_dir, question_vectors), strict=True
+        ):
+            row.update(figures)
     return out
 
 
@@ -358,12 +488,12 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
                     by_kind[kind] = _means(chosen)
             off_topic = [r for r in part if r["kind"] == "unanswerable" and r["off_topic"]]
             if off_topic:
+                keys = [f"recall_{f}@{limit}" for f in ("floor", "no_floor") for limit in RECALL_LIMITS]
+                keys += [f"facts_{f}@10" for f in ("floor", "no_floor")]
                 by_kind["off_topic_silent"] = {"questions": len(off_topic)} | {
-                    f"recall_{floor}@{limit}": round(
-                        sum(r.get(f"recall_{floor}@{limit}_rows", 1) == 0 for r in off_topic) / len(off_topic), 3
-                    )
-                    for floor in ("floor", "no_floor")
-                    for limit in RECALL_LIMITS
+                    key: round(sum(r[f"{key}_rows"] == 0 for r in off_topic) / len(off_topic), 3)
+                    for key in keys
+                    if all(f"{key}_rows" in r for r in off_topic)
                 }
             result.setdefault(split, {})[source] = by_kind
     return result

@@ -2,9 +2,10 @@
 sql/functions/113-relevance-coefficients.sql and put it in force in the scratch database, so that the
 rest of the run reports the new model on the reported (test) data.
 
-Training data: SciFact's train qrels (when --beir is given) and the golden set's train questions, each
-searched in the mode of the variant being fitted (hybrid, semantic, keyword) at memory_recall's
-candidate depth. The features are the database's own (memory_search's relevance_features), so the
+Training data: SciFact's train qrels (when --beir is given), the golden set's train questions and the train chats of
+eval/conversations (their questions over the facts a human labelled on their turns: chat_retrieval.train_evidence),
+each searched in the mode of the variant being fitted (hybrid, semantic, keyword) at memory_recall's candidate
+depth. The features are the database's own (memory_search's relevance_features), so the
 model is fitted on exactly what it is applied to.
 """
 
@@ -16,7 +17,7 @@ from typing import Any
 
 import psycopg
 
-from pymem_dev.evaluation import beir, calibration, golden
+from pymem_dev.evaluation import beir, calibration, chat_retrieval, golden
 from pymem_dev.evaluation.dataset import Dataset
 
 
@@ -27,6 +28,8 @@ def fit_models(
     vectors: golden.QuestionVectors,
     prepared: beir.PreparedBeir | None,
     *,
+    embedder: Any = None,
+    cache_dir: Path | None = None,
     progress: bool = True,
 ) -> list[calibration.FittedModel]:
     """One model per variant, on every training row available."""
@@ -40,6 +43,10 @@ def fit_models(
             sets[f"{prepared.data.name} train"] = beir.relevance_evidence(conn, prepared, "train", variant)
         rows, floor_questions = golden.train_evidence(conn, dataset, loaded, vectors, variant)
         sets["golden train"] = rows
+        if embedder is not None:
+            chat_rows, chat_floors = chat_retrieval.train_evidence(conn, embedder, cache_dir, variant)
+            sets["chats train"] = chat_rows
+            floor_questions = [*floor_questions, *chat_floors]
         model = calibration.fit_variant(variant, sets, floor_questions, feature_names)
         models.append(model)
         if progress:

@@ -90,7 +90,9 @@ def run(
         if fit_relevance is not None:
             if migrator_dsn is None:
                 raise ValueError("fitting the relevance model needs the scratch database's migrator DSN")
-            models = relevance_fit.fit_models(conn, dataset, loaded, vectors, prepared, progress=progress)
+            models = relevance_fit.fit_models(
+                conn, dataset, loaded, vectors, prepared, embedder=embedder, cache_dir=cache_dir, progress=progress
+            )
             relevance_fit.write_and_apply(models, fit_relevance, conn, migrator_dsn)
             result["relevance_fit"] = {"path": str(fit_relevance), "models": [m.__dict__ for m in models]}
         result["relevance_model"] = golden.relevance_model(conn)

@@ -347,6 +347,7 @@ CHAT_RETRIEVAL_HEADER = [
     "MiniLM alone",
     "pymem hybrid",
     "recall R@10 floor / no floor",
+    "labelled facts: recall R@10 floor / no floor",
 ]
 CHAT_SOURCES = {"chats": "short chats", "long_chats": "long histories", "all": "both"}
 
@@ -363,6 +364,7 @@ def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[lis
             if kind in ("unanswerable", "off_topic_silent"):
                 continue
             floors = " / ".join(fmt(f.get(k)) for k in ("recall_floor@10", "recall_no_floor@10"))
+            labelled = " / ".join(fmt(f.get(k)) for k in ("facts_floor@10", "facts_no_floor@10"))
             rows.append(
                 [
                     split,
@@ -373,6 +375,7 @@ def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[lis
                     legs(f.get("cosine", {})),
                     legs(f.get("hybrid", {})),
                     floors,
+                    labelled,
                 ]
             )
         silent = kinds.get("off_topic_silent")
@@ -386,7 +389,8 @@ def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[lis
                     "-",
                     "-",
                     "-",
-                    " / ".join(fmt(silent[k]) for k in ("recall_floor@10", "recall_no_floor@10")),
+                    " / ".join(fmt(silent.get(k)) for k in ("recall_floor@10", "recall_no_floor@10")),
+                    " / ".join(fmt(silent.get(k)) for k in ("facts_floor@10", "facts_no_floor@10")),
                 ]
             )
     return rows
@@ -396,7 +400,8 @@ def chat_retrieval_tables(result: dict[str, Any]) -> str:
     return (
         "Retrieval over conversations per kind of question (eval/conversations; memory_search over the episodes,"
         " limit 10, beside BM25 and MiniLM alone on the same turns; memory_recall over the facts consolidation drew,"
-        " with the relevance floor and without):\n\n" + table(CHAT_RETRIEVAL_HEADER, chat_retrieval_rows(result))
+        " with the relevance floor and without; and over the facts a human labelled on the short chats' turns):\n\n"
+        + table(CHAT_RETRIEVAL_HEADER, chat_retrieval_rows(result))
     )
 
 
