@@ -200,7 +200,8 @@ pymem_private.caller_may_review(),
 pymem.memory_mark_helpful(uuid),
 pymem.memory_mark_harmful(uuid, text),
 pymem.memory_forget(text, uuid, text),
-pymem.memory_stats(text, double precision)
+pymem.memory_stats(text, double precision),
+pymem.memory_time_window(text, timestamptz)
 to pymem_app, pymem_analyst;
 
 grant execute on function
