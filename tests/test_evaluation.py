@@ -196,7 +196,7 @@ def test_the_split_defaults_to_test() -> None:
 
 def test_golden_run_end_to_end(db_dsn: str, embedder: Embedder) -> None:
     dataset = load_dataset()
-    result = run.run(app_dsn_for(db_dsn), dataset, embedder, cache_dir=None, progress=False)
+    result = run.run(app_dsn_for(db_dsn), dataset, embedder, cache_dir=None, progress=False, chats=False)
     result = strict(result)
     json.dumps(result)  # strict JSON: no NaN
     assert result["model"] == embedder.model_id
@@ -326,6 +326,7 @@ def test_fit_relevance_writes_the_model_puts_it_in_force_and_reports_it(
         progress=False,
         fit_relevance=path,
         migrator_dsn=db_dsn,
+        chats=False,  # tests/test_chat_retrieval.py measures the chats
     )
     result = strict(result)
     json.dumps(result)
@@ -361,7 +362,7 @@ def test_fit_relevance_writes_the_model_puts_it_in_force_and_reports_it(
     assert golden["recall_floor"]["no_answer_questions"] == 1
     # the migrator DSN is required to put a fit in force
     with pytest.raises(ValueError, match="migrator"):
-        run.run(app_dsn_for(db_dsn), dataset, embedder, cache_dir=None, progress=False, fit_relevance=path)
+        run.run(app_dsn_for(db_dsn), dataset, embedder, cache_dir=None, progress=False, fit_relevance=path, chats=False)
 
 
 def test_the_scratch_database_is_recreated_and_never_the_configured_one(

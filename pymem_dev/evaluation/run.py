@@ -73,10 +73,12 @@ def run(
     progress: bool = True,
     fit_relevance: Path | None = None,
     migrator_dsn: str | None = None,
+    chats: bool = True,
 ) -> dict[str, Any]:
     """The whole run: machine facts, model, golden figures and (with beir_dir) BEIR figures. With fit_relevance
-    (a path, and the scratch database's migrator_dsn), the relevance model is first fitted on the training data,
-    written to that path and put in force, so that every figure reported is the new model's."""
+        (a path, and the scratch database's migrator_dsn), the relevance model is first fitted on the training data,
+        written to that path and put in force, so that every figure reported is the new model's. chats: also measure
+    retrieval over eval/conversations per kind of question (and fit on its train chats)."""
     started = time.monotonic()
     result: dict[str, Any] = {"machine": reports.environment(app_dsn, embedder), "model": embedder.model_id}
     with connect_app(app_dsn) as conn:
@@ -91,7 +93,14 @@ def run(
             if migrator_dsn is None:
                 raise ValueError("fitting the relevance model needs the scratch database's migrator DSN")
             models = relevance_fit.fit_models(
-                conn, dataset, loaded, vectors, prepared, embedder=embedder, cache_dir=cache_dir, progress=progress
+                conn,
+                dataset,
+                loaded,
+                vectors,
+                prepared,
+                embedder=embedder if chats else None,
+                cache_dir=cache_dir,
+                progress=progress,
             )
             relevance_fit.write_and_apply(models, fit_relevance, conn, migrator_dsn)
             result["relevance_fit"] = {"path": str(fit_relevance), "models": [m.__dict__ for m in models]}
@@ -117,7 +126,8 @@ def run(
         result["poisoning"] = poisoning.run_poisoning(conn, embedder)
         result["conversations"] = conversations.run_conversations(conn)
         result["conversation_context"] = conversation_context.run_context_reach(conn, embedder)
-        result["chat_retrieval"] = chat_retrieval.run_chat_retrieval(conn, embedder, cache_dir, progress=progress)
+        if chats:
+            result["chat_retrieval"] = chat_retrieval.run_chat_retrieval(conn, embedder, cache_dir, progress=progress)
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,
