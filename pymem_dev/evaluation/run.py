@@ -93,14 +93,7 @@ def run(
             if migrator_dsn is None:
                 raise ValueError("fitting the relevance model needs the scratch database's migrator DSN")
             models = relevance_fit.fit_models(
-                conn,
-                dataset,
-                loaded,
-                vectors,
-                prepared,
-                embedder=embedder if chats else None,
-                cache_dir=cache_dir,
-                progress=progress,
+                conn, dataset, loaded, vectors, prepared, embedder=embedder if chats else None, cache_dir=cache_dir
             )
             relevance_fit.write_and_apply(models, fit_relevance, conn, migrator_dsn)
             result["relevance_fit"] = {"path": str(fit_relevance), "models": [m.__dict__ for m in models]}
