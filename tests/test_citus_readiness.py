@@ -112,8 +112,8 @@ CROSS_TENANT_FUNCTIONS: dict[str, str] = {}
 # Functions that run dynamic SQL (EXECUTE), which the join check cannot read; each is reviewed here.
 DYNAMIC_SQL_FUNCTIONS: dict[str, str] = {
     "pymem.memory_bind_role": "role DDL only (grant pymem_analyst to %I, alter role ... set search_path)",
-    "pymem.memory_embedding_complete": "one UPDATE of pymem.episodes, facts or rules (the name checked against those"
-    " three), by tenant_id and id: a single-shard write",
+    "pymem.memory_embedding_complete": "one UPDATE per table named (pymem.episodes, facts, rules: the name one of"
+    " those three, never the caller's), each by tenant_id and the batch's ids: single-shard writes",
     "pymem.memory_unbind_role": "role DDL only (revoke pymem_analyst from %I)",
     "pymem_private.index_recall": (
         "one table (the vector index's), filtered by tenant or tag or not at all: recall of the index "
