@@ -5,6 +5,8 @@ the previous turn with it)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -13,7 +15,7 @@ import pytest
 from mcp import Client
 from psycopg_pool import ConnectionPool
 
-from pymem import maintenance
+from pymem import maintenance, migrate
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
 from tests.mcpclient import call, stdio_like_server
@@ -35,6 +37,28 @@ def rows(conn: psycopg.Connection[Any]) -> dict[str, dict[str, Any]]:
             "select content, session_position, retrieval_context, session_id from pymem.episodes"
         ).fetchall()
     return {r["content"]: r for r in found}
+
+
+@contextmanager
+def database_at(superuser: psycopg.Connection[Any], db_dsn: str, revision: str) -> Iterator[str]:
+    """A new database migrated by Alembic to revision only (none of the sql/ files): its DSN; dropped after."""
+    from alembic import command
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    name = f"pymem_at_{revision}"
+    superuser.execute(f"drop database if exists {name}")
+    superuser.execute(f"create database {name}")
+    dsn = psycopg.conninfo.make_conninfo(db_dsn, dbname=name)
+    try:
+        engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)
+        with engine.begin() as conn:
+            cfg = migrate._config()
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+        yield dsn
+    finally:
+        superuser.execute(f"drop database if exists {name} with (force)")
 
 
 def test_each_turn_keeps_the_previous_one_and_its_position(as_tenant: Tenant) -> None:
@@ -148,22 +172,7 @@ def test_migration_0011_gives_existing_sessions_their_order_and_previous_turns(
     """A database with episodes at revision 0010 (before conversation context) upgrades to head with every
     episode kept, each session ordered by created_at, each turn holding the previous one, and the keyword
     statistics of episodes recomputed from the new search vectors."""
-    from alembic import command
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
-
-    from pymem import migrate
-
-    name = "pymem_before_0011"
-    superuser.execute(f"drop database if exists {name}")
-    superuser.execute(f"create database {name}")
-    dsn = psycopg.conninfo.make_conninfo(db_dsn, dbname=name)
-    try:
-        engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)
-        with engine.begin() as conn:
-            cfg = migrate._config()
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0010")
+    with database_at(superuser, db_dsn, "0010") as dsn:
         with psycopg.connect(dsn, autocommit=True) as old:
             for minutes, content in enumerate(TURNS):
                 old.execute(
@@ -183,8 +192,6 @@ def test_migration_0011_gives_existing_sessions_their_order_and_previous_turns(
                 "select search_vector @@ 'rijksmuseum'::tsquery from pymem.episodes where session_position = 2"
             ).fetchone() == (True,)
             assert kept(new) == recounted(new)
-    finally:
-        superuser.execute(f"drop database if exists {name} with (force)")
 
 
 LONG_ANSWER = (
@@ -234,22 +241,7 @@ def test_migration_0027_narrows_the_keyword_context_of_existing_episodes(
 ) -> None:
     """A database with episodes at revision 0026 upgrades to head with each episode's previous turn kept whole,
     its search vector holding only the last ten words of it, and the keyword statistics of episodes recomputed."""
-    from alembic import command
-    from sqlalchemy import create_engine
-    from sqlalchemy.pool import NullPool
-
-    from pymem import migrate
-
-    name = "pymem_before_0027"
-    superuser.execute(f"drop database if exists {name}")
-    superuser.execute(f"create database {name}")
-    dsn = psycopg.conninfo.make_conninfo(db_dsn, dbname=name)
-    try:
-        engine = create_engine("postgresql+psycopg://", creator=lambda: psycopg.connect(dsn), poolclass=NullPool)
-        with engine.begin() as conn:
-            cfg = migrate._config()
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0026")
+    with database_at(superuser, db_dsn, "0026") as dsn:
         with psycopg.connect(dsn, autocommit=True) as old:
             for position, (content, previous) in enumerate([(LONG_ANSWER, None), (LONG_TURN, LONG_ANSWER)], 1):
                 old.execute(
@@ -269,5 +261,3 @@ def test_migration_0027_narrows_the_keyword_context_of_existing_episodes(
                 " from pymem.episodes where session_position = 2"
             ).fetchone() == (False, True)
             assert kept(new) == recounted(new)
-    finally:
-        superuser.execute(f"drop database if exists {name} with (force)")

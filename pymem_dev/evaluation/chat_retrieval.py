@@ -256,15 +256,6 @@ def store_labelled_facts(
     return turn_of
 
 
-def _fact_recall(conn: psycopg.Connection[Any], q: Question, vector: Any, floor: float | None) -> list[uuid.UUID]:
-    rows = conn.execute(
-        "select memory_id from pymem.memory_recall(topic => %s, query_embedding => %s::public.vector,"
-        " bump_references => false, min_relevance => %s)",
-        (q.text, _vector(vector), floor),
-    ).fetchall()
-    return [r[0] for r in rows]
-
-
 def labelled_fact_recall(
     conn: psycopg.Connection[Any], chat: Chat, embedder: EmbedderLike, cache_dir: Path | None, vectors: np.ndarray
 ) -> list[dict[str, Any]]:
@@ -279,7 +270,7 @@ def labelled_fact_recall(
             row: dict[str, Any] = {}
             wanted = {t for t in q.evidence if t in chat.facts}
             for name, floor in (("floor", None), ("no_floor", 0.0)):
-                found = {turn_of.get(m) for m in _fact_recall(conn, q, vector, floor)}
+                found = {turn_of.get(m) for m, _ in _recall(conn, q, vector, 10, floor)}
                 row[f"facts_{name}@10_rows"] = len(found)
                 if wanted:
                     row[f"facts_{name}@10"] = len(wanted & found) / len(wanted)
@@ -365,15 +356,15 @@ def _search(
 
 def _recall(
     conn: psycopg.Connection[Any], q: Question, vector: Any, limit: int, min_relevance: float | None
-) -> list[uuid.UUID | None]:
-    """The episodes the recalled facts and rules were drawn from, in rank order (None: not drawn from one). Asked
-    now, not as of the question's date: consolidation stores its facts as of when it runs."""
+) -> list[tuple[uuid.UUID, uuid.UUID | None]]:
+    """memory_recall's facts and rules in rank order: each one's id and the episode it was drawn from (None: not
+    drawn from one). Asked now, not as of the question's date: consolidation stores its facts as of when it runs."""
     rows = conn.execute(
-        'select r.source_episode_id from pymem.memory_recall(topic => %s, "limit" => %s,'
+        'select r.memory_id, r.source_episode_id from pymem.memory_recall(topic => %s, "limit" => %s,'
         " query_embedding => %s::public.vector, bump_references => false, min_relevance => %s) as r",
         (q.text, limit, _vector(vector), min_relevance),
     ).fetchall()
-    return [r[0] for r in rows]
+    return [(r[0], r[1]) for r in rows]
 
 
 SEARCH_VARIANTS: Final[dict[str, dict[str, Any]]] = {
@@ -442,7 +433,7 @@ def evaluate_chat(
             for row, q, vector in zip(out, chat.questions, question_vectors, strict=True):
                 for floor_name, floor in (("floor", None), ("no_floor", 0.0)):
                     for limit in RECALL_LIMITS:
-                        drawn = [turn_of.get(e) for e in _recall(conn, q, vector, limit, floor) if e is not None]
+                        drawn = [turn_of.get(e) for _, e in _recall(conn, q, vector, limit, floor) if e is not None]
                         key = f"recall_{floor_name}@{limit}"
                         if q.evidence:
                             row[key] = len(set(q.evidence) & set(drawn)) / len(q.evidence)
