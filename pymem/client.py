@@ -201,6 +201,8 @@ class SearchRow(Row):
     source_episode_id: UUID | None
     source_path: str | None
     stored_by: str | None
+    second_rank: int | None = None
+    second_score: float | None = None
 
 
 class Reranked(Row):
@@ -484,8 +486,10 @@ class MemoryClient(SqlClient):
         min_relevance: float | None = None,
         rerank: bool | None = None,
         bump_references: bool | None = None,
+        second_query_embedding: Vector = None,
     ) -> list[SearchHit]:
-        """pymem.memory_search: hybrid (or one-mode) search of episodes, facts and rules."""
+        """pymem.memory_search: hybrid (or one-mode) search of episodes, facts and rules (with the second
+        encoder's leg when second_query_embedding is given)."""
         return self._rows(
             SearchHit,
             "memory_search",
@@ -499,6 +503,7 @@ class MemoryClient(SqlClient):
             min_relevance=("double precision", min_relevance),
             rerank=("boolean", rerank),
             bump_references=("boolean", bump_references),
+            second_query_embedding=("public.vector", second_query_embedding),
         )
 
     def search_scored(
@@ -523,6 +528,8 @@ class MemoryClient(SqlClient):
         semantic_rrf_weight: float | None = None,
         keyword_rrf_weight: float | None = None,
         graph_rrf_weight: float | None = None,
+        second_query_embedding: Vector = None,
+        second_rrf_weight: float | None = None,
     ) -> list[SearchRow]:
         """pymem.memory_search with every argument, and every column of its rows (each leg's rank and score):
         what benchmarks and evaluations read. The tool's search leaves those out."""
@@ -548,6 +555,8 @@ class MemoryClient(SqlClient):
             semantic_rrf_weight=("double precision", semantic_rrf_weight),
             keyword_rrf_weight=("double precision", keyword_rrf_weight),
             graph_rrf_weight=("double precision", graph_rrf_weight),
+            second_query_embedding=("public.vector", second_query_embedding),
+            second_rrf_weight=("double precision", second_rrf_weight),
         )
 
     def recall(
@@ -559,6 +568,7 @@ class MemoryClient(SqlClient):
         query_embedding: Vector = None,
         min_relevance: float | None = None,
         bump_references: bool | None = None,
+        second_query_embedding: Vector = None,
     ) -> list[RecallHit]:
         """pymem.memory_recall: facts and rules by composite score (the weights of the butler named by scope),
         those below the relevance floor (min_relevance, default the relevance model's) left out."""
@@ -571,6 +581,23 @@ class MemoryClient(SqlClient):
             query_embedding=("public.vector", query_embedding),
             min_relevance=("double precision", min_relevance),
             bump_references=("boolean", bump_references),
+            second_query_embedding=("public.vector", second_query_embedding),
+        )
+
+    def second_embeddings_store(
+        self, *, rows: Sequence[tuple[str, UUID, str]], embeddings: Sequence[np.ndarray], model_id: str
+    ) -> int:
+        """pymem.memory_second_embedding_store: the second encoder's vectors of (type, id, MD5 of the text embedded)
+        memories of the current tenant; how many were stored (a memory whose text changed is left out)."""
+        return int(
+            self._scalar(
+                "memory_second_embedding_store",
+                memory_types=("text[]", [r[0] for r in rows]),
+                memory_ids=("uuid[]", [r[1] for r in rows]),
+                content_md5s=("text[]", [r[2] for r in rows]),
+                embeddings=("public.vector[]", list(embeddings)),
+                embedding_model=("text", model_id),
+            )
         )
 
     def rerank(

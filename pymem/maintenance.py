@@ -309,6 +309,13 @@ def record_embedding_model(dsn: str, model_id: str) -> str | None:
         return _record_model(conn, model_id)
 
 
+def record_second_embedding_model(dsn: str, model_id: str | None) -> str | None:
+    """Record the second encoder (the migrator's dsn; None: none); returns the previous one. Vectors of another
+    model are then left out of search until the second embedding worker has embedded their memories again."""
+    with _connect(dsn) as conn, _sql_errors():
+        return OperatorClient(conn).record_second_embedding_model(model_id=model_id).previous_model_id
+
+
 def embedding_status(dsn: str, *, admin_tenant: str = "default") -> list[EmbeddingStatus]:
     """Memories per tenant, type and embedding model, with flagged = needs re-embedding."""
     with _connect(dsn) as conn, _sql_errors(), _operator_transaction(conn, admin_tenant, "embedding status"):

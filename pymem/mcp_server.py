@@ -134,6 +134,7 @@ class Runtime:
     reranker: CrossEncoder | None = None  # the second stage's model, when PYMEM_RERANKER names one
     tenant_slots: TenantSlots | None = None  # one tenant's share of the pool (ServerOptions.tenant_connections)
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # results of one search / recall response (ServerOptions)
+    second_embeddings: EmbeddingService | None = None  # the second encoder (PYMEM_SECOND_ENCODER), when configured
 
 
 def _runtime(ctx: Context) -> Runtime:
@@ -258,6 +259,19 @@ async def _embed(ctx: Context, text: str) -> np.ndarray | None:
     """The text's embedding, or None when the model is unavailable (SQL then searches by keyword)."""
     embeddings = _runtime(ctx).embeddings
     return await _model_work(ctx, lambda: embeddings.embed(text))
+
+
+async def _query_vectors(ctx: Context, text: str) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """A query's embedding and, when the server has a second encoder, its second embedding (None when a model is
+    unavailable: SQL then leaves that leg out), computed in one model slot."""
+    runtime = _runtime(ctx)
+    second = runtime.second_embeddings
+
+    def compute() -> tuple[np.ndarray | None, np.ndarray | None]:
+        first = runtime.embeddings.embed(text)
+        return first, (second.embed(text) if second is not None and first is not None else None)
+
+    return await _model_work(ctx, compute)
 
 
 @dataclass(frozen=True)
@@ -556,7 +570,7 @@ async def memory_search(
     session, source episode, file, who stored it). Updates the returned memories' reference counts. A response
     holds at most the server's byte limit of results (1 MiB by default): past it, truncated and left_out say how
     many ranked results were left out."""
-    vector = await _embed(ctx, query) if mode != "keyword" else None
+    vector, second = await _query_vectors(ctx, query) if mode != "keyword" else (None, None)
     reranker = _runtime(ctx).reranker if rerank else None
     max_bytes = _runtime(ctx).max_result_bytes
     options: dict[str, Any] = {
@@ -572,7 +586,11 @@ async def memory_search(
 
     def work(db: MemoryClient) -> tuple[list[SearchHit], int]:
         # one stage, or the calibrated relevance as the second; else the cross-encoder's
-        found = db.search(**options, rerank=rerank) if reranker is None else _cross_encoded(db, reranker, options)
+        found = (
+            db.search(**options, rerank=rerank, second_query_embedding=second)
+            if reranker is None
+            else _cross_encoded(db, reranker, options)
+        )
         return tool_results.fit(found, max_bytes, tool_results.json_bytes(query) + 512)
 
     hits, left_out = await _run(
@@ -635,7 +653,7 @@ async def memory_recall(
     floor are not recalled however important or recent. Each result carries its provenance.
     Updates the returned memories' reference counts. The weights are those of the butler named by
     scope (its butler.toml), else 0.4/0.3/0.2/0.1."""
-    vector = await _embed(ctx, topic)
+    vector, second = await _query_vectors(ctx, topic)
     max_bytes = _runtime(ctx).max_result_bytes
     hits, left_out = await _run(
         ctx,
@@ -644,7 +662,14 @@ async def memory_recall(
         SCOPE_READ,
         as_tenant,
         lambda db: tool_results.fit(
-            db.recall(topic=topic, scope=scope, limit=limit, query_embedding=vector, min_relevance=min_relevance),
+            db.recall(
+                topic=topic,
+                scope=scope,
+                limit=limit,
+                query_embedding=vector,
+                min_relevance=min_relevance,
+                second_query_embedding=second,
+            ),
             max_bytes,
             tool_results.json_bytes(topic) + 512,
         ),
@@ -1023,6 +1048,7 @@ class ServerOptions:
     model_concurrency: int = DEFAULT_MODEL_CONCURRENCY  # embeddings and token counts at once; more calls wait
     tenant_connections: int | None = None  # pooled connections one tenant's calls may hold at once (None: any)
     max_result_bytes: int = DEFAULT_MAX_RESULT_BYTES  # results of one search / recall response (PYMEM_MAX_RESULT_BYTES)
+    second_embeddings: EmbeddingService | None = None  # the second encoder's leg of search (PYMEM_SECOND_ENCODER)
 
 
 def sync_butler_settings(options: ServerOptions) -> None:
@@ -1055,6 +1081,7 @@ def build_server(options: ServerOptions) -> MCPServer[Runtime]:
                 TenantSlots(options.tenant_connections, options.pool.timeout) if options.tenant_connections else None
             ),
             max_result_bytes=options.max_result_bytes,
+            second_embeddings=options.second_embeddings,
         )
         if options.owns_pool:
             await anyio.to_thread.run_sync(lambda: options.pool.open(wait=True, timeout=30))

@@ -80,10 +80,11 @@ class RecordedRebuild(Row):
 
 
 class EmbeddingModelChange(Row):
-    """The row of pymem.memory_record_embedding_model."""
+    """The row of pymem.memory_record_embedding_model (and of memory_record_second_embedding_model, whose model may
+    be none)."""
 
     previous_model_id: str | None
-    current_model_id: str
+    current_model_id: str | None
     changed: bool
 
 
@@ -236,6 +237,12 @@ class OperatorClient(SqlClient):
     def record_embedding_model(self, *, model_id: str) -> EmbeddingModelChange:
         """pymem.memory_record_embedding_model: the model that embeds new text from now on."""
         return self._one(EmbeddingModelChange, "memory_record_embedding_model", model_id=("text", model_id))
+
+    def record_second_embedding_model(self, *, model_id: str | None) -> EmbeddingModelChange:
+        """pymem.memory_record_second_embedding_model: the second encoder search uses from now on (None: none)."""
+        return self._one(
+            EmbeddingModelChange, "memory_record_second_embedding_model", model_id=("text", nullable(model_id))
+        )
 
     def embedding_status(self) -> list[EmbeddingStatus]:
         """pymem.memory_embedding_status: memories per tenant, type and model; flagged = to re-embed."""

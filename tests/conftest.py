@@ -39,6 +39,7 @@ ALL_TABLES = {
     "pymem.keyword_lexemes",
     "pymem.embedding_queue",
     "pymem.embedding_failures",
+    "pymem.second_embeddings",
     "pymem_private.role_tenants",
     "pymem_private.api_tokens",
     "pymem_private.embedding_config",

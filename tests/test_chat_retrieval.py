@@ -80,3 +80,29 @@ def test_the_chat_training_data_comes_from_train_chats_only(db_dsn: str, embedde
     assert {e.query.split(":")[0] for e in rows} <= {f"c0{n}" for n in range(1, 9)}
     assert any(e.relevant for e in rows)
     assert any(not f.answerable and f.category == "no_answer" for f in floors)
+
+
+def test_a_chat_is_measured_with_the_second_encoder_too(db_dsn: str, embedder: Embedder) -> None:
+    """With all-mpnet-base-v2 beside MiniLM, every answerable question also gets hybrid search with the second leg
+    (its vectors of every turn stored through memory_second_embedding_store) and the second encoder alone."""
+    chat = next(c for c in chat_retrieval.load_chats() if c.id == "c02")
+    second = chat_retrieval.second_encoder()
+    assert second is not None  # make install installs the mpnet extra
+    with run.connect_app(app_dsn_for(db_dsn)) as conn:
+        rows = chat_retrieval.evaluate_chat(
+            conn,
+            chat,
+            embedder,
+            None,
+            search_variants={"hybrid": {}},
+            recall=False,
+            second=second,
+            second_weights=(1.0, 0.0),
+        )
+    for row, q in zip(rows, chat.questions, strict=True):
+        if q.evidence:
+            for leg in ("hybrid_second", "hybrid_second_0", "second_cosine"):
+                assert set(row[leg]) == {"r@5", "r@10", "ndcg@10"}
+            assert row["hybrid_second_0"] == row["hybrid"]  # a weight of 0 is the search without the leg
+        else:
+            assert "hybrid_second" not in row

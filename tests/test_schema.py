@@ -103,7 +103,12 @@ def test_embeddings_are_stored_inline(superuser: psycopg.Connection[Any]) -> Non
         "select attrelid::regclass::text, attstorage from pg_attribute join pg_class on oid = attrelid"
         " where attname = 'embedding' and relkind = 'r' and attrelid::regclass::text like 'pymem.%' order by 1"
     ).fetchall()
-    assert rows == [("pymem.episodes", "p"), ("pymem.facts", "p"), ("pymem.rules", "p")]
+    assert rows == [
+        ("pymem.episodes", "p"),
+        ("pymem.facts", "p"),
+        ("pymem.rules", "p"),
+        ("pymem.second_embeddings", "p"),
+    ]
 
 
 # Requirement: Facts table stores distilled subject-predicate knowledge
@@ -411,7 +416,12 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
     }
     assert expected_indexes <= set(leading)
     vector = {name for name, column in leading.items() if column == "embedding"}
-    assert vector == {"pymem.episodes_embedding_idx", "pymem.facts_embedding_idx", "pymem.rules_embedding_idx"}
+    assert vector == {
+        "pymem.episodes_embedding_idx",
+        "pymem.facts_embedding_idx",
+        "pymem.rules_embedding_idx",
+        "pymem.second_embeddings_embedding_idx",
+    }
     assert all(column == "tenant_id" for name, column in leading.items() if name not in vector), leading
 
 
@@ -455,9 +465,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0028"
+    assert migrate.current(db_dsn) == migrate.head() == "0029"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0028"
+    assert migrate.current(db_dsn) == "0029"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

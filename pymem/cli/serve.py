@@ -30,13 +30,14 @@ from pymem.config import Settings
 from pymem.consolidation_worker import ConsolidationWorker
 from pymem.database import open_database
 from pymem.embedding_worker import EmbeddingWorker
-from pymem.embeddings import Embedder, EmbeddingService, embedder_from_settings
+from pymem.embeddings import Embedder, EmbeddingService, embedder_from_settings, second_embedder_from_settings
 from pymem.errors import InvalidArgumentError
 from pymem.index_worker import IndexWorker, ScheduledWork
-from pymem.maintenance import record_embedding_model
+from pymem.maintenance import record_embedding_model, record_second_embedding_model
 from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
 from pymem.rerankers import CrossEncoder
+from pymem.second_embedding_worker import SecondEmbeddingWorker
 from pymem.tenancy import validate_tenant_id
 
 log = logging.getLogger("pymem.cli.serve")
@@ -52,7 +53,9 @@ def stdio_tenant(settings: Settings, tenant: str | None) -> str:
     return validate_tenant_id(chosen)
 
 
-def start_workers(settings: Settings, migrator_dsn: str, embedder: Embedder | None) -> list[ScheduledWork]:
+def start_workers(
+    settings: Settings, migrator_dsn: str, embedder: Embedder | None, second: Embedder | None = None
+) -> list[ScheduledWork]:
     """The workers beside the server, each in a daemon thread, a minute after start: the self-healing index worker
     (pymem.index_worker: index health every PYMEM_INDEX_CHECK_INTERVAL seconds and after PYMEM_INDEX_CHECK_WRITES
     rows written; off with 0) and the consolidation worker (pymem.consolidation_worker: every
@@ -104,6 +107,9 @@ def start_workers(settings: Settings, migrator_dsn: str, embedder: Embedder | No
     if embedder is not None:
         workers.append(EmbeddingWorker(dsn=migrator_dsn, embedder=embedder, delay=10))
         log.info("embedding worker: from 10 s after start, embeds what is stored without an embedding")
+    if second is not None:
+        workers.append(SecondEmbeddingWorker(dsn=migrator_dsn, embedder=second, delay=15))
+        log.info("second embedding worker: from 15 s after start, every minute, embeds with %s", second.model_id)
     for worker in workers:
         worker.start()
     return workers
@@ -132,8 +138,11 @@ def serve(
     replica_pool = make_pool(replica_dsn, open=False, read_only=True, timeout=5) if replica_dsn else None
     embedder = embedder_from_settings(settings)
     embeddings = EmbeddingService(embedder)
+    second = second_embedder_from_settings(settings)
     if settings.embeddings:  # rows of another model are flagged for `pymem reembed`
         record_embedding_model(db.migrator_dsn, embeddings.model_id)
+        # search's second leg uses the vectors of this model only (none: the leg is off, nothing passes a vector)
+        record_second_embedding_model(db.migrator_dsn, second.model_id if second is not None else None)
     # butler settings are written into each tenant the server can serve: over HTTP, those with a live token
     now = datetime.now(UTC)
     token_tenants = (
@@ -154,10 +163,11 @@ def serve(
         max_result_bytes=settings.max_result_bytes,
         # over HTTP one tenant's calls hold at most its share of the pool (stdio serves one tenant)
         tenant_connections=settings.connections_per_tenant if transport == "http" else None,
+        second_embeddings=EmbeddingService(second) if second is not None else None,
     )
     server = build_server(options)
     log.info("database ready in %.1f s", time.monotonic() - started)
-    start_workers(settings, db.migrator_dsn, embedder)
+    start_workers(settings, db.migrator_dsn, embedder, second)
     if replica_pool is not None:
         log.info("read tools go to the read replica; writes and reference bumps to the primary")
     if options.reranker is not None:

@@ -128,17 +128,30 @@ def hot_memory(scratch: ScratchDatabase, data: TenantData, count: int, warmup: i
     return {**stats(samples), "mean_results": round(sum(returned[warmup:]) / max(count, 1), 2)}
 
 
-def _server(scratch: ScratchDatabase, embedder: Embedder, tenant: str, butlers_dir: Path) -> tuple[Any, Any]:
+def mcp_server_for(
+    scratch: ScratchDatabase, embedder: Embedder, tenant: str, butlers_dir: Path, *, second: Embedder | None = None
+) -> tuple[Any, Any]:
+    """The server `pymem serve` builds (with the second encoder, when given), on a pool of its own."""
     pool = make_pool(scratch.app_dsn, min_size=1, max_size=4)
     service = EmbeddingService(embedder)
     service.wait()
-    server = build_server(
-        ServerOptions(pool=pool, embeddings=service, stdio_tenant=tenant, butlers_dir=butlers_dir, owns_pool=False)
+    second_service = EmbeddingService(second) if second is not None else None
+    if second_service is not None:
+        second_service.wait()
+    built = build_server(
+        ServerOptions(
+            pool=pool,
+            embeddings=service,
+            stdio_tenant=tenant,
+            butlers_dir=butlers_dir,
+            owns_pool=False,
+            second_embeddings=second_service,
+        )
     )
-    return server, pool
+    return built, pool
 
 
-async def _call(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def call_tool(client: Client, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     result = await client.call_tool(tool, arguments)
     if result.is_error or result.structured_content is None:
         text = " ".join(getattr(part, "text", "") for part in result.content)
@@ -151,18 +164,18 @@ def mcp_queries(
 ) -> dict[str, Any]:
     """memory_search and memory_recall end to end: an in-process MCP client session against the
     server `pymem serve` builds (query embedding, tool dispatch, SQL, result models)."""
-    server, pool = _server(scratch, embedder, tenant, butlers_dir)
+    server, pool = mcp_server_for(scratch, embedder, tenant, butlers_dir)
     out: dict[str, Any] = {}
 
     async def run() -> None:
         async with Client(server) as client:
             for name, tool, key in (("search", "memory_search", "query"), ("recall", "memory_recall", "topic")):
                 for text in texts[:warmup]:
-                    await _call(client, tool, {key: text})
+                    await call_tool(client, tool, {key: text})
                 samples = []
                 for text in texts:
                     started = time.perf_counter()
-                    await _call(client, tool, {key: text})
+                    await call_tool(client, tool, {key: text})
                     samples.append(time.perf_counter() - started)
                 out[f"{name}_mcp"] = stats(samples)
 
@@ -252,25 +265,25 @@ def mcp_ingest(
     """count memories stored one call at a time through the MCP tools (facts, episodes and
     rules in turn), embedding included."""
     texts = corpus.unique_texts(count, seed=23)
-    server, pool = _server(scratch, embedder, tenant, butlers_dir)
+    server, pool = mcp_server_for(scratch, embedder, tenant, butlers_dir)
     result: dict[str, Any] = {}
 
     async def run() -> None:
         async with Client(server) as client:
-            await _call(client, "memory_stats", {})
+            await call_tool(client, "memory_stats", {})
             samples = []
             started = time.perf_counter()
             for i, text in enumerate(texts):
                 kind = i % 3
                 begun = time.perf_counter()
                 if kind == 0:
-                    await _call(
+                    await call_tool(
                         client, "memory_store_fact", {"subject": "user", "predicate": f"note_{i}", "content": text}
                     )
                 elif kind == 1:
-                    await _call(client, "memory_store_episode", {"content": text, "butler": "general"})
+                    await call_tool(client, "memory_store_episode", {"content": text, "butler": "general"})
                 else:
-                    await _call(client, "memory_store_rule", {"content": text})
+                    await call_tool(client, "memory_store_rule", {"content": text})
                 samples.append(time.perf_counter() - begun)
                 if (i + 1) % 50 == 0:
                     log(f"ingest (MCP): {i + 1}/{count}")
@@ -579,9 +592,9 @@ def cold_start(scratch: ScratchDatabase, tenant: str, butlers_dir: Path, runs: i
         started = time.perf_counter()
         async with Client(params) as client:
             initialized.append(time.perf_counter() - started)
-            await _call(client, "memory_stats", {})
+            await call_tool(client, "memory_stats", {})
             first.append(time.perf_counter() - started)
-            await _call(client, "memory_recall", {"topic": "what does the user eat for breakfast"})
+            await call_tool(client, "memory_recall", {"topic": "what does the user eat for breakfast"})
             recall.append(time.perf_counter() - started)
 
     for i in range(runs):

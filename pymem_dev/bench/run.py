@@ -258,6 +258,8 @@ def _run(
     )
     scales, largest = _scales(bench)
 
+    second = _second_encoder(bench)
+
     log(f"cold start of `pymem serve`: {p.cold_starts} run(s)")
     with phases("cold start of `pymem serve`"):
         cold = measure.cold_start(scratch, QUERY_TENANT, bench.butlers_dir, p.cold_starts, log)
@@ -276,8 +278,27 @@ def _run(
         janitor=janitor,
     )
     results["tenant_transfer"] = transfer
+    results["second_encoder"] = second
     results["targets"] = evaluate(results)
     return results
+
+
+def _second_encoder(b: _Bench) -> dict[str, Any] | None:
+    """The second encoder at the largest scale, for the query tenant (pymem_dev.bench.second_encoder); None when
+    its weights are not installed (the mpnet extra) or with --quick."""
+    from pymem_dev.bench import second_encoder
+
+    if b.options.quick:
+        return None
+    from pymem.onnx_model import mpnet_part_files
+
+    try:
+        mpnet_part_files()
+    except RuntimeError as exc:  # the mpnet extra is not installed
+        b.log(f"second encoder: not measured: {exc}")
+        return None
+    with b.phases("second encoder: vectors of the query tenant, latency, ingest, memory"):
+        return second_encoder.run(b.scratch, b.embedder, QUERY_TENANT, b.source.texts, b.queries, b.butlers_dir, b.log)
 
 
 def _load_model(settings: Settings, log: Any) -> tuple[Embedder, float]:

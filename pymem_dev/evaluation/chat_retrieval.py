@@ -374,6 +374,75 @@ SEARCH_VARIANTS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+SECOND_ENCODER: Final = "mpnet-qint8"
+
+
+def second_encoder() -> EmbedderLike | None:
+    """The second encoder the evaluation measures beside MiniLM (all-mpnet-base-v2, int8 ONNX), or None when its
+    weights (the mpnet extra) are not installed."""
+    from pymem.embeddings import Embedder
+    from pymem.onnx_model import mpnet_part_files
+
+    try:
+        mpnet_part_files()
+    except RuntimeError as exc:
+        print(f"pymem eval: no second encoder: {exc}", file=sys.stderr, flush=True)
+        return None
+    return Embedder(SECOND_ENCODER)
+
+
+def store_second_vectors(
+    conn: psycopg.Connection[Any], second: EmbedderLike, turn_of: dict[uuid.UUID, str], chat: Chat, vectors: Any
+) -> None:
+    """The second encoder's vector of every turn's episode (of its own text: vectors[i] is turn i's), through
+    memory_second_embedding_store, as the second embedding worker stores them."""
+    position = {t.id: i for i, t in enumerate(chat.turns)}
+    rows = conn.execute("select id, md5(content) from pymem.episodes order by id").fetchall()
+    stored = conn.execute(
+        "select pymem.memory_second_embedding_store(%s, %s, %s, %s::public.vector[], %s)",
+        (
+            ["episode"] * len(rows),
+            [r[0] for r in rows],
+            [r[1] for r in rows],
+            [_vector(vectors[position[turn_of[r[0]]]]) for r in rows],
+            second.model_id,
+        ),
+    ).fetchone()
+    assert stored == (len(rows),), stored
+
+
+def second_figures(
+    conn: psycopg.Connection[Any],
+    chat: Chat,
+    turn_of: dict[uuid.UUID, str],
+    second: EmbedderLike,
+    cache_dir: Path | None,
+    question_vectors: Any,
+    weights: Sequence[float],
+) -> list[dict[str, Any]]:
+    """The second encoder's figures per question (empty for one without evidence): it alone ("second_cosine"), and
+    hybrid search with its leg, "hybrid_second" (of RRF weight w != 1: "hybrid_second_w"). Its vectors of the turns
+    are stored first, as the second embedding worker stores them."""
+    turns = embed_cached(second, [t.content for t in chat.turns], cache_dir=cache_dir, label=chat.id, progress=False)
+    questions = embed_cached(
+        second, [q.text for q in chat.questions], cache_dir=cache_dir, label=chat.id, progress=False
+    )
+    store_second_vectors(conn, second, turn_of, chat, turns)
+    ids = [t.id for t in chat.turns]
+    out: list[dict[str, Any]] = []
+    for q, vector, second_vector in zip(chat.questions, question_vectors, questions, strict=True):
+        figures: dict[str, Any] = {}
+        if q.evidence:
+            alone = np.argsort(-(turns @ second_vector), kind="stable")[:10]
+            figures["second_cosine"] = _scores([ids[i] for i in alone], q.evidence)
+            for weight in weights:
+                options = {"second_query_embedding": _vector(second_vector), "second_rrf_weight": weight}
+                name = "hybrid_second" if weight == 1.0 else f"hybrid_second_{weight:g}"
+                figures[name] = _scores(_search(conn, q, vector, turn_of, options), q.evidence)
+        out.append(figures)
+    return out
+
+
 def evaluate_chat(
     conn: psycopg.Connection[Any],
     chat: Chat,
@@ -382,8 +451,11 @@ def evaluate_chat(
     *,
     search_variants: dict[str, dict[str, Any]] = SEARCH_VARIANTS,
     recall: bool = True,
+    second: EmbedderLike | None = None,
+    second_weights: Sequence[float] = (1.0,),
 ) -> list[dict[str, Any]]:
-    """One row per question: its kind and every figure of every way it was asked."""
+    """One row per question: its kind and every figure of every way it was asked (with a second encoder: also
+    hybrid search with its leg, "hybrid_second" (of weight w: "hybrid_second_w"), and the encoder alone)."""
     own_vectors = embed_cached(
         embedder, [t.content for t in chat.turns], cache_dir=cache_dir, label=chat.id, progress=False
     )
@@ -405,6 +477,13 @@ def evaluate_chat(
     with conn.transaction(force_rollback=True):
         conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
         turn_of = store_chat(conn, chat, embedder, cache_dir)
+        if second is not None:
+            for row, figures in zip(
+                out,
+                second_figures(conn, chat, turn_of, second, cache_dir, question_vectors, second_weights),
+                strict=True,
+            ):
+                row.update(figures)
         # the yardsticks, over the same turns: BM25 of their own lexemes, the exact cosine of their own embeddings
         vectors = conn.execute(
             "select t.v::text from unnest(%s::text[]) with ordinality as u (content, n)"
@@ -500,12 +579,26 @@ def run_chat_retrieval(
     recall: bool = True,
     progress: bool = True,
     keep_rows: bool = False,
+    second: EmbedderLike | None = None,
+    second_weights: Sequence[float] = (1.0,),
 ) -> dict[str, Any]:
-    """Every chat evaluated; the means per split, source and kind (and each question's figures with keep_rows)."""
+    """Every chat evaluated; the means per split, source and kind (and each question's figures with keep_rows).
+    With a second encoder, search is measured with its leg too, and it alone."""
     chosen = load_chats() if chats is None else chats
     rows: list[dict[str, Any]] = []
     for n, chat in enumerate(chosen, 1):
-        rows.extend(evaluate_chat(conn, chat, embedder, cache_dir, search_variants=search_variants, recall=recall))
+        rows.extend(
+            evaluate_chat(
+                conn,
+                chat,
+                embedder,
+                cache_dir,
+                search_variants=search_variants,
+                recall=recall,
+                second=second,
+                second_weights=second_weights,
+            )
+        )
         if progress:
             print(f"\rpymem eval: chat retrieval {n}/{len(chosen)}", end="", file=sys.stderr, flush=True)
     if progress:
@@ -514,5 +607,6 @@ def run_chat_retrieval(
         "chats": {split: sorted(c.id for c in chosen if c.split == split) for split in SPLITS},
         "turns": sum(len(c.turns) for c in chosen),
         "questions": len(rows),
+        "second_encoder": second.model_id if second is not None else None,
         "by_kind": summarise(rows),
     } | ({"rows": rows} if keep_rows else {})

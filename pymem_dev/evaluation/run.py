@@ -120,7 +120,9 @@ def run(
         result["conversations"] = conversations.run_conversations(conn)
         result["conversation_context"] = conversation_context.run_context_reach(conn, embedder)
         if chats:
-            result["chat_retrieval"] = chat_retrieval.run_chat_retrieval(conn, embedder, cache_dir, progress=progress)
+            result["chat_retrieval"] = chat_retrieval.run_chat_retrieval(
+                conn, embedder, cache_dir, progress=progress, second=chat_retrieval.second_encoder()
+            )
         if prepared is not None:
             result["beir"] = beir.run_beir(
                 conn,

@@ -346,6 +346,8 @@ CHAT_RETRIEVAL_HEADER = [
     "BM25 R@5 / R@10 / nDCG@10",
     "MiniLM alone",
     "pymem hybrid",
+    "mpnet alone",
+    "hybrid + mpnet leg",
     "recall R@10 floor / no floor",
     "labelled facts: recall R@10 floor / no floor",
 ]
@@ -374,6 +376,8 @@ def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[lis
                     legs(f.get("bm25", {})),
                     legs(f.get("cosine", {})),
                     legs(f.get("hybrid", {})),
+                    legs(f.get("second_cosine", {})),
+                    legs(f.get("hybrid_second", {})),
                     floors,
                     labelled,
                 ]
@@ -389,6 +393,8 @@ def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[lis
                     "-",
                     "-",
                     "-",
+                    "-",
+                    "-",
                     " / ".join(fmt(silent.get(k)) for k in ("recall_floor@10", "recall_no_floor@10")),
                     " / ".join(fmt(silent.get(k)) for k in ("facts_floor@10", "facts_no_floor@10")),
                 ]
@@ -399,7 +405,8 @@ def chat_retrieval_rows(result: dict[str, Any], split: str = "test") -> list[lis
 def chat_retrieval_tables(result: dict[str, Any]) -> str:
     return (
         "Retrieval over conversations per kind of question (eval/conversations; memory_search over the episodes,"
-        " limit 10, beside BM25 and MiniLM alone on the same turns; memory_recall over the facts consolidation drew,"
+        " limit 10, beside BM25 and MiniLM alone on the same turns, and with the second encoder's leg beside"
+        " all-mpnet-base-v2 alone; memory_recall over the facts consolidation drew,"
         " with the relevance floor and without; and over the facts a human labelled on the short chats' turns):\n\n"
         + table(CHAT_RETRIEVAL_HEADER, chat_retrieval_rows(result))
     )

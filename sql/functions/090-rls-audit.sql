@@ -51,11 +51,15 @@ begin atomic
             when p.roles = array['pymem_owner']::name[] and p.tablename = 'memory_events' and p.cmd in ('INSERT', 'UPDATE')
                 then p.with_check like '%current_tenant()%'
             -- the embedding queue is written by the owner for every tenant: the queue trigger (the writer's tenant)
-            -- and the worker's claim and fail functions (operators only, across tenants)
+            -- and the worker's claim and fail functions (operators only, across tenants); the second encoder's
+            -- vectors are deleted by the owner's trigger whoever deletes or rewrites a memory (an operator, too)
             when
                 p.roles = array['pymem_owner']::name[] and p.schemaname = 'pymem'
                 and p.tablename in ('embedding_queue', 'embedding_failures')
                 then true
+            when
+                p.roles = array['pymem_owner']::name[] and p.schemaname = 'pymem' and p.tablename = 'second_embeddings'
+                then p.cmd in ('SELECT', 'DELETE')
             -- the owner deletes for the tenant roles (pymem_private.delete_memories, SECURITY DEFINER) and keeps the
             -- keyword statistics of what it deletes: in the current tenant only
             when p.roles = array['pymem_owner']::name[]

@@ -279,6 +279,66 @@ scores w_graph/(k + graph_rank) alone, and a memory not found through a link get
 Example: select pymem.memory_rrf_score(1, null, 2, 21, 60, 1.0, 1.0, 1.0);  -- 1/61 + 1/81 + 1/62$$;
 
 
+create or replace function pymem.memory_rrf_score(
+    semantic_rank integer,
+    keyword_rank integer,
+    graph_rank integer,
+    second_rank integer,
+    missing_rank integer,
+    k integer,
+    semantic_weight double precision,
+    keyword_weight double precision,
+    graph_weight double precision,
+    second_weight double precision
+)
+returns double precision
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+begin
+    if memory_rrf_score.second_rank < 1 then
+        raise exception 'ranks must be >= 1, not % (second_rank)', memory_rrf_score.second_rank using errcode = 'PM002';
+    end if;
+    if not (memory_rrf_score.second_weight between 0 and 1000) then
+        raise exception 'weights must be between 0 and 1000, not % (second_weight)', memory_rrf_score.second_weight
+            using errcode = 'PM002';
+    end if;
+    if memory_rrf_score.second_rank is null or memory_rrf_score.second_weight = 0 then
+        -- no second list (or no weight for it): the three-list score, and its checks
+        return pymem.memory_rrf_score(
+            memory_rrf_score.semantic_rank, memory_rrf_score.keyword_rank, memory_rrf_score.graph_rank,
+            memory_rrf_score.missing_rank, memory_rrf_score.k, memory_rrf_score.semantic_weight,
+            memory_rrf_score.keyword_weight, memory_rrf_score.graph_weight
+        ) + case
+            when memory_rrf_score.semantic_rank is null and memory_rrf_score.keyword_rank is null then 0.0
+            else memory_rrf_score.second_weight / (memory_rrf_score.k + memory_rrf_score.missing_rank)
+        end;
+    end if;
+    -- in the second list: a semantic or keyword rank that is missing counts as missing_rank
+    return pymem.memory_rrf_score(
+        coalesce(memory_rrf_score.semantic_rank, memory_rrf_score.missing_rank),
+        coalesce(memory_rrf_score.keyword_rank, memory_rrf_score.missing_rank), memory_rrf_score.graph_rank,
+        memory_rrf_score.missing_rank, memory_rrf_score.k, memory_rrf_score.semantic_weight,
+        memory_rrf_score.keyword_weight, memory_rrf_score.graph_weight
+    ) + memory_rrf_score.second_weight / (memory_rrf_score.k + memory_rrf_score.second_rank);
+end;
+$$;
+
+comment on function pymem.memory_rrf_score(
+    integer, integer, integer, integer, integer, integer, double precision, double precision, double precision,
+    double precision
+) is
+$$Weighted Reciprocal Rank Fusion over four candidate lists, the second encoder's beside semantic, keyword and
+graph: w_semantic/(k + semantic_rank) + w_keyword/(k + keyword_rank) + w_second/(k + second_rank)
++ w_graph/(k + graph_rank). Of the first three (the retrieval lists), a rank that is NULL counts as missing_rank
+when the memory is in another of them; a memory found only through a link scores w_graph/(k + graph_rank) alone.
+With second_weight 0 (the second list did not run) this is the three-list memory_rrf_score.
+Example: select pymem.memory_rrf_score(1, null, null, 3, 21, 60, 1.0, 1.0, 1.0, 1.0);  -- 1/61 + 1/81 + 1/63$$;
+
+
 create or replace function pymem.memory_composite_score(
     relevance double precision,
     importance double precision,

@@ -71,7 +71,9 @@ comment on function pymem_private.require_memory_type(text, text, text[]) is
 'Returns value, or raises PM002 naming the allowed values (memory types, modes).';
 
 
-create or replace function pymem_private.require_embedding(argument text, embedding public.vector)
+create or replace function pymem_private.require_vector(
+    argument text, embedding public.vector, dimensions integer, model text
+)
 returns public.vector
 language plpgsql
 immutable
@@ -83,8 +85,8 @@ begin
     if embedding is null then
         return null;
     end if;
-    if public.vector_dims(embedding) <> 384 then
-        raise exception '% must have 384 dimensions (MiniLM-L6), not %', argument, public.vector_dims(embedding)
+    if public.vector_dims(embedding) <> dimensions then
+        raise exception '% must have % dimensions (%), not %', argument, dimensions, model, public.vector_dims(embedding)
             using errcode = 'PM002';
     end if;
     if public.vector_norm(embedding) = 0 then
@@ -99,11 +101,27 @@ begin
         raise exception '% has values too large or too small for a cosine distance (its norm is %)',
             argument, public.vector_norm(embedding)
             using errcode = 'PM002',
-                  hint = 'Pass the vector the model computed: MiniLM-L6 vectors have norm 1.';
+                  hint = pg_catalog.format('Pass the vector the model computed: %s vectors have norm 1.', model);
     end if;
     return embedding;
 end;
 $$;
+
+comment on function pymem_private.require_vector(text, public.vector, integer, text) is
+$$Returns the embedding (or NULL), or raises PM002 when it does not have `dimensions` dimensions (of `model`, named
+in the message), is the zero vector, or has values so large or so small that pgvector's single-precision cosine
+distance is NaN for it (its distance to itself).
+Example: select pymem_private.require_vector('query_embedding', '[1,0,0]', 3, 'a toy model');$$;
+
+
+create or replace function pymem_private.require_embedding(argument text, embedding public.vector)
+returns public.vector
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return pymem_private.require_vector(argument, embedding, 384, 'MiniLM-L6');
 
 comment on function pymem_private.require_embedding(text, public.vector) is
 $$Returns the embedding (or NULL), or raises PM002 when it is not 384-dimensional, is the zero vector, or has values

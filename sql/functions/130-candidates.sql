@@ -372,7 +372,8 @@ create or replace function pymem_private.memory_candidates(
     p_as_of timestamptz,
     p_semantic boolean,
     p_keyword boolean,
-    p_graph boolean
+    p_graph boolean,
+    p_second_embedding public.vector default null
 )
 returns table (
     c_type text,
@@ -385,7 +386,9 @@ returns table (
     c_keyword_tier text,
     c_graph_rank integer,
     c_relevance double precision,
-    c_relevance_features double precision[]
+    c_relevance_features double precision[],
+    c_second_rank integer,
+    c_second_score double precision
 )
 language plpgsql
 -- VOLATILE: it sets hnsw.ef_search for its own duration (set_config below; the SET clause restores it on exit)
@@ -406,6 +409,9 @@ declare
     v_at timestamptz := coalesce(p_as_of, pg_catalog.now());
     v_semantic boolean := p_semantic and p_query_embedding is not null;
     v_model text := case when p_semantic then pymem.memory_embedding_model() end;
+    -- the leg of the second encoder (pymem.second_embeddings): when the caller embedded the query with it too
+    v_second boolean := p_semantic and p_second_embedding is not null;
+    v_second_model text := case when p_semantic and p_second_embedding is not null then pymem.memory_second_embedding_model() end;
     v_exact_rows integer := coalesce(nullif(pg_catalog.current_setting('pymem.exact_search_rows', true), '')::integer, 1000);
     -- the types searched exactly (semantic leg): those of which the tenant has at most v_exact_rows rows
     v_exact_types text[] := '{}';
@@ -432,7 +438,7 @@ declare
     v_semantic_depth integer := greatest(p_depth, v_background_rank);
 begin
     select m.coefficients into v_coefficients from pymem.memory_relevance_model(v_variant) as m;
-    if v_semantic then
+    if v_semantic or v_second then
         -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
         perform pg_catalog.set_config('hnsw.ef_search', least(1000, greatest(200, p_depth))::text, true);
         v_exact_types := pg_catalog.array_remove(array[
@@ -470,6 +476,14 @@ begin
         from semantic_ranked as s
         where s.rank <= v_background_rank
     ),
+    second_ranked as (
+        select s2.kind, s2.id, s2.created_at, s2.rank, s2.score
+        from pymem_private.second_semantic_candidates(
+            p_tenant, p_second_embedding, v_second_model, p_types, v_exact_types, p_scope, p_min_confidence, p_as_of,
+            v_at, p_depth
+        ) as s2
+        where v_second
+    ),
     keyword_ranked as (
         select k.kind, k.id, k.created_at, k.score, k.tier, k.rank
         from pymem_private.keyword_candidates(
@@ -478,19 +492,33 @@ begin
         ) as k
         where p_keyword
     ),
-    -- fusion: one row per memory of either list, cut at p_depth
+    -- fusion: one row per memory of any list, each cut at p_depth
     legs as materialized (
         select
-            coalesce(s.kind, k.kind) as kind,
-            coalesce(s.id, k.id) as id,
-            coalesce(s.created_at, k.created_at) as created_at,
-            s.rank as semantic_rank,
-            s.score as semantic_score,
-            k.rank as keyword_rank,
-            k.score as keyword_score,
-            k.tier as keyword_tier
-        from (select * from semantic_ranked as sr where sr.rank <= p_depth) as s
-        full join keyword_ranked as k on s.kind = k.kind and s.id = k.id
+            coalesce(sk.kind, s2.kind) as kind,
+            coalesce(sk.id, s2.id) as id,
+            coalesce(sk.created_at, s2.created_at) as created_at,
+            sk.semantic_rank,
+            sk.semantic_score,
+            sk.keyword_rank,
+            sk.keyword_score,
+            sk.keyword_tier,
+            s2.rank as second_rank,
+            s2.score as second_score
+        from (
+            select
+                coalesce(s.kind, k.kind) as kind,
+                coalesce(s.id, k.id) as id,
+                coalesce(s.created_at, k.created_at) as created_at,
+                s.rank as semantic_rank,
+                s.score as semantic_score,
+                k.rank as keyword_rank,
+                k.score as keyword_score,
+                k.tier as keyword_tier
+            from (select * from semantic_ranked as sr where sr.rank <= p_depth) as s
+            full join keyword_ranked as k on s.kind = k.kind and s.id = k.id
+        ) as sk
+        full join second_ranked as s2 on sk.kind = s2.kind and sk.id = s2.id
     ),
     -- the evidence of each row (pymem.memory_relevance_features) and its calibrated relevance
     scored as materialized (
@@ -569,16 +597,21 @@ begin
         coalesce(sc.kind, g.kind), coalesce(sc.id, g.id), coalesce(sc.created_at, g.created_at),
         sc.semantic_rank, sc.semantic_score, sc.keyword_rank, sc.keyword_score, sc.keyword_tier, g.graph_rank,
         greatest(sc.relevance, g.seed_relevance * v_graph_discount),
-        coalesce(sc.features, pymem.memory_relevance_features(null, null, null, null, null, null, null, null, null))
+        coalesce(sc.features, pymem.memory_relevance_features(null, null, null, null, null, null, null, null, null)),
+        sc.second_rank, sc.second_score
     from scored as sc
     full join graph_ranked as g on sc.kind = g.kind and sc.id = g.id;
 end;
 $$;
 
 comment on function pymem_private.memory_candidates(
-    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean
+    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean,
+    public.vector
 ) is
-$$Stage 1 of every search: the semantic and keyword candidate lists, each cut at p_depth and ranked from 1 (ties:
+$$Stage 1 of every search: the semantic and keyword candidate lists (and, when p_semantic and the query's second
+embedding p_second_embedding is given, the second encoder's list: pymem_private.second_semantic_candidates over
+pymem.second_embeddings of the model pymem.memory_second_embedding_model(), c_second_rank and c_second_score; its
+rows' relevance has the evidence of the other lists), each cut at p_depth and ranked from 1 (ties:
 created_at DESC, id ASC), and (p_graph) the graph list: the memories linked (derived_from, supports,
 related_to, either direction) to the 5 most relevant candidates, that retrieval may return, ranked by their
 seed's rank (then created_at DESC, id ASC). Each row's relevance = pymem.memory_relevance(its evidence

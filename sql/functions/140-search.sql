@@ -162,7 +162,9 @@ create or replace function pymem.memory_search(
     rerank boolean default false,
     semantic_rrf_weight double precision default 1,
     keyword_rrf_weight double precision default 1,
-    graph_rrf_weight double precision default 1
+    graph_rrf_weight double precision default 1,
+    second_query_embedding public.vector default null,
+    second_rrf_weight double precision default 1
 )
 returns table (
     memory_type text,
@@ -192,7 +194,9 @@ returns table (
     session_id uuid,
     source_episode_id uuid,
     source_path text,
-    stored_by text
+    stored_by text,
+    second_rank integer,
+    second_score double precision
 )
 language plpgsql
 volatile
@@ -208,6 +212,8 @@ declare
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
     v_min_score double precision;
     v_rerank boolean := coalesce(rerank, false);
+    -- the second encoder's list joins the fusion when the query was embedded by it too
+    v_second_weight double precision := case when second_query_embedding is not null then second_rrf_weight else 0 end;
     -- no bump when reading history, when asked not to, or in a read-only transaction
     v_bump boolean := coalesce(bump_references, true) and as_of is null
         and pg_catalog.current_setting('transaction_read_only') = 'off';
@@ -221,6 +227,8 @@ begin
     perform pymem_private.require_range('semantic_rrf_weight', semantic_rrf_weight, 0, 1000);
     perform pymem_private.require_range('keyword_rrf_weight', keyword_rrf_weight, 0, 1000);
     perform pymem_private.require_range('graph_rrf_weight', graph_rrf_weight, 0, 1000);
+    perform pymem_private.require_range('second_rrf_weight', second_rrf_weight, 0, 1000);
+    perform pymem_private.require_second_embedding('second_query_embedding', second_query_embedding);
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
@@ -241,8 +249,8 @@ begin
                 (case
                     when v_rerank then s.relevance
                     when v_mode = 'hybrid' then pymem.memory_rrf_score(
-                        s.semantic_rank, s.keyword_rank, s.graph_rank, v_limit + 1, rrf_k,
-                        semantic_rrf_weight, keyword_rrf_weight, graph_rrf_weight
+                        s.semantic_rank, s.keyword_rank, s.graph_rank, s.second_rank, v_limit + 1, rrf_k,
+                        semantic_rrf_weight, keyword_rrf_weight, graph_rrf_weight, v_second_weight
                     )
                     when v_mode = 'weighted'
                         then vector_weight * coalesce(s.semantic_score, 0) + keyword_weight * coalesce(s.keyword_score, 0)
@@ -279,10 +287,14 @@ begin
                     c.c_relevance as relevance,
                     c.c_relevance_features as relevance_features,
                     c.c_created_at as created_at,
-                    coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count
+                    coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count,
+                    c.c_second_rank as second_rank,
+                    c.c_second_score as second_score
                 from pymem_private.memory_candidates(
                     v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
-                    v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0
+                    v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0,
+                    -- the second leg runs when it counts (a weight of 0 leaves it out, as it does the graph leg)
+                    case when v_mode <> 'keyword' and v_second_weight > 0 then second_query_embedding end
                 ) as c
                 left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
                 left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
@@ -312,7 +324,8 @@ begin
         r.keyword_score, r.keyword_tier, r.date_decay, v_mode, r.created_at,
         coalesce(b.n, r.reference_count),
         r.graph_rank, r.relevance, r.relevance_features,
-        p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
+        p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by,
+        r.second_rank, r.second_score
     from found as r
     left join bumped as b on r.kind = b.kind and r.mid = b.mid
     -- provenance of the returned rows only
@@ -324,12 +337,14 @@ $$;
 comment on function pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
-    double precision, double precision, double precision
+    double precision, double precision, double precision, public.vector, double precision
 ) is
 $$Searches the tenant's episodes, facts and rules. mode: hybrid (default; weighted RRF score =
 semantic_rrf_weight/(rrf_k + semantic_rank) + keyword_rrf_weight/(rrf_k + keyword_rank), a missing rank counting
-as limit + 1, + graph_rrf_weight/(rrf_k + graph_rank) for a memory linked to one of the most relevant candidates:
-pymem.memory_rrf_score; weights 1, 1, 1 by default; graph_rrf_weight 0 turns the graph leg off), semantic
+as limit + 1, + graph_rrf_weight/(rrf_k + graph_rank) for a memory linked to one of the most relevant candidates,
++ second_rrf_weight/(rrf_k + second_rank) when second_query_embedding (the query by the second encoder, 768-d;
+pymem.second_embeddings) is given: pymem.memory_rrf_score; weights 1 by default; graph_rrf_weight 0 turns the
+graph leg off), semantic
 (1 - cosine distance), keyword (full text; trigram for CJK; ILIKE when both find nothing), weighted
 (vector_weight * semantic_score + keyword_weight * keyword_score, min_score 0.1 by default). Without
 query_embedding every mode runs as keyword. Every row has a calibrated relevance in (0, 1)

@@ -153,14 +153,20 @@ as $$
 declare
     v_depth integer := pymem.memory_rerank_depth("limit");
     -- the options left NULL are not passed: memory_search's own defaults apply
-    v_call text := 'select * from pymem.memory_search(query => $1, "limit" => $8, bump_references => false'
+    -- memory_search's columns but the second leg's (the reranker does not read them)
+    v_call text := 'select s.memory_type, s.memory_id, s.content, s.score, s.confidence, s.effective_confidence,'
+        || ' s.importance, s.memory_scope, s.subject, s.predicate, s.maturity, s.semantic_rank, s.semantic_score,'
+        || ' s.keyword_rank, s.keyword_score, s.keyword_tier, s.date_decay, s.search_mode, s.created_at,'
+        || ' s.reference_count, s.graph_rank, s.relevance, s.relevance_features, s.source_butler, s.session_id,'
+        || ' s.source_episode_id, s.source_path, s.stored_by'
+        || ' from pymem.memory_search(query => $1, "limit" => $8, bump_references => false'
         || case when types is not null then ', types => $2' else '' end
         || case when scope is not null then ', scope => $3' else '' end
         || case when mode is not null then ', mode => $4' else '' end
         || case when min_confidence is not null then ', min_confidence => $5' else '' end
         || case when query_embedding is not null then ', query_embedding => $6' else '' end
         || case when min_relevance is not null then ', min_relevance => $7' else '' end
-        || ')';
+        || ') as s';
 begin
     return query execute v_call
         using query, types, scope, mode, min_confidence, query_embedding, min_relevance, v_depth;

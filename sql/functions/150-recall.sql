@@ -18,7 +18,8 @@ create or replace function pymem.memory_recall(
     recency_half_life_days double precision default 30,
     candidates integer default null,
     bump_references boolean default true,
-    min_relevance double precision default null
+    min_relevance double precision default null,
+    second_query_embedding public.vector default null
 )
 returns table (
     memory_type text,
@@ -88,6 +89,7 @@ begin
     end if;
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
     perform pymem_private.require_read_options(scope, as_of);
+    perform pymem_private.require_second_embedding('second_query_embedding', second_query_embedding);
     v_min_relevance := pymem_private.require_range(
         'min_relevance',
         coalesce(
@@ -146,7 +148,7 @@ begin
             coalesce(f.reference_count, ru.reference_count) as reference_count
         from pymem_private.memory_candidates(
             v_tenant, topic, query_embedding, array['fact', 'rule'], scope, v_depth, min_confidence, as_of,
-            v_mode <> 'keyword', v_mode <> 'semantic', true
+            v_mode <> 'keyword', v_mode <> 'semantic', true, case when v_mode <> 'keyword' then second_query_embedding end
         ) as c
         left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
         left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
@@ -181,7 +183,7 @@ $$;
 
 comment on function pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
-    double precision, timestamptz, text, double precision, integer, boolean, double precision
+    double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector
 ) is
 $$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
 + w_recency*recency + w_confidence*effective_confidence) / (sum of weights). A weight left NULL is the one of the
@@ -189,7 +191,8 @@ butler named by scope (memory_butler_settings(scope): what its butler.toml says)
 memory_recall(topic, scope => 'health') ranks as the MCP tool does for the butler 'health'. Components,
 each in [0, 1]: relevance = the calibrated probability that the memory is about the topic
 (pymem.memory_relevance over the evidence of the candidate lists, `candidates` deep, default
-min(1000, max(3*limit, 30)):
+min(1000, max(3*limit, 30)); with second_query_embedding, the query by the second encoder (768-d), its list
+adds candidates:
 cosine similarity, keyword score, ranks, share of the topic's words; the model of pymem.memory_relevance_model(),
 keyword variant when there is no query_embedding or mode is keyword); a memory below min_relevance is not recalled
 however important or recent (default: the floor of the butler the scope names, memory_butler_settings(scope).min_relevance,

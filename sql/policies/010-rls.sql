@@ -490,3 +490,55 @@ comment on policy embedding_failures_tenant_select on pymem.embedding_failures i
 'A tenant role reads only the failures of the current tenant (memory_embedding_backlog).';
 comment on policy embedding_failures_owner_all on pymem.embedding_failures is
 'The owner writes the failures (pymem_private.embedding_fail, operators only).';
+
+-- pymem.second_embeddings: the second encoder's vectors (migration 0029). Tenant roles read their tenant's rows;
+-- pymem_app writes them (memory_second_embedding_store, in the tenant's transaction); the owner deletes them in
+-- the SECURITY DEFINER trigger of a deleted or rewritten memory, whoever deleted or rewrote it: a tenant's erasure,
+-- or an operator rewriting a text with no tenant set (tenant roles cannot change a memory's text). So the owner's
+-- policies name no tenant, like the embedding queue's; the trigger deletes exactly the row of OLD.
+alter table pymem.second_embeddings enable row level security;
+alter table pymem.second_embeddings force row level security;
+
+drop policy if exists second_embeddings_tenant_select on pymem.second_embeddings;
+create policy second_embeddings_tenant_select on pymem.second_embeddings
+for select to pymem_app, pymem_analyst
+using (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists second_embeddings_tenant_insert on pymem.second_embeddings;
+create policy second_embeddings_tenant_insert on pymem.second_embeddings
+for insert to pymem_app
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists second_embeddings_tenant_update on pymem.second_embeddings;
+create policy second_embeddings_tenant_update on pymem.second_embeddings
+for update to pymem_app
+using (tenant_id = (select pymem.current_tenant()))
+with check (tenant_id = (select pymem.current_tenant()));
+
+drop policy if exists second_embeddings_owner_select on pymem.second_embeddings;
+create policy second_embeddings_owner_select on pymem.second_embeddings
+for select to pymem_owner
+using (true);
+
+drop policy if exists second_embeddings_owner_delete on pymem.second_embeddings;
+create policy second_embeddings_owner_delete on pymem.second_embeddings
+for delete to pymem_owner
+using (true);
+
+drop policy if exists second_embeddings_admin_select on pymem.second_embeddings;
+create policy second_embeddings_admin_select on pymem.second_embeddings
+for select to pymem_admin
+using ((select pymem_private.admin_elevated()));
+
+comment on policy second_embeddings_tenant_select on pymem.second_embeddings is
+'A tenant role reads only the second-encoder vectors of the current tenant.';
+comment on policy second_embeddings_tenant_insert on pymem.second_embeddings is
+'pymem_app stores second-encoder vectors only into the current tenant (memory_second_embedding_store).';
+comment on policy second_embeddings_tenant_update on pymem.second_embeddings is
+'pymem_app replaces second-encoder vectors only of the current tenant, and cannot move them to another.';
+comment on policy second_embeddings_owner_select on pymem.second_embeddings is
+'The owner (pymem_private.drop_second_embedding, a SECURITY DEFINER trigger) finds the vector of the memory deleted or rewritten.';
+comment on policy second_embeddings_owner_delete on pymem.second_embeddings is
+'The owner (pymem_private.drop_second_embedding, a trigger) deletes the vector of the memory deleted or rewritten, whoever did it.';
+comment on policy second_embeddings_admin_select on pymem.second_embeddings is
+'pymem_admin reads across tenants, only in a transaction that logged its elevation.';

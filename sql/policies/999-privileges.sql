@@ -79,6 +79,10 @@ pymem.memory_rrf_score(integer, integer, integer, integer),
 pymem.memory_rrf_score(
     integer, integer, integer, integer, integer, double precision, double precision, double precision
 ),
+pymem.memory_rrf_score(
+    integer, integer, integer, integer, integer, integer, double precision, double precision, double precision,
+    double precision
+),
 pymem.memory_relevance_feature_names(),
 pymem.memory_relevance_features(
     double precision, integer, double precision, integer, text, double precision, double precision, double precision,
@@ -146,7 +150,7 @@ pymem.memory_record_refusal(text, text, text, text),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
-    double precision, double precision, double precision
+    double precision, double precision, double precision, public.vector, double precision
 )
 to pymem_app, pymem_analyst;
 
@@ -156,7 +160,9 @@ pymem_private.source_butler_name(text),
 pymem_private.require_range(text, double precision, double precision, double precision),
 pymem_private.observed_moment(timestamptz),
 pymem_private.require_memory_type(text, text, text[]),
+pymem_private.require_vector(text, public.vector, integer, text),
 pymem_private.require_embedding(text, public.vector),
+pymem_private.require_second_embedding(text, public.vector),
 pymem_private.tags_jsonb(text[]),
 pymem_private.require_metadata(jsonb),
 pymem_private.embedding_model_for(public.vector, text),
@@ -170,7 +176,11 @@ pymem_private.require_types(text[], text[]),
 pymem_private.require_read_options(text, timestamptz, integer),
 pymem_private.effective_search_mode(text, public.vector),
 pymem_private.memory_candidates(
-    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean
+    text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean,
+    public.vector
+),
+pymem_private.second_semantic_candidates(
+    text, public.vector, text, text[], text[], text, double precision, timestamptz, timestamptz, integer
 ),
 pymem_private.searchable_facts(text, text, double precision, timestamptz, timestamptz),
 pymem_private.searchable_rules(text, text, double precision, timestamptz),
@@ -189,7 +199,7 @@ to pymem_app, pymem_analyst;
 grant execute on function
 pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
-    double precision, timestamptz, text, double precision, integer, boolean, double precision
+    double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector
 ),
 pymem.memory_get(text, uuid),
 pymem.memory_resolve_id(text, text),
@@ -293,6 +303,10 @@ grant execute on function pymem_private.relevance_variant(boolean, boolean) to p
 -- The configured embedding model: no table privilege; read through configured_embedding_model.
 revoke all on pymem_private.embedding_config from pymem_app, pymem_analyst, pymem_admin;
 grant execute on function pymem_private.configured_embedding_model() to pymem_app, pymem_analyst, pymem_admin;
+grant execute on function
+pymem_private.configured_second_embedding_model(),
+pymem.memory_second_embedding_model()
+to pymem_app, pymem_analyst, pymem_admin;
 grant execute on function
 pymem.memory_embedding_model(),
 pymem.memory_embedding_status()
@@ -407,6 +421,15 @@ to pymem_app, pymem_analyst;
 -- The embedding queue (sql/functions/275-embedding-queue.sql): tenant roles read their backlog and write back
 -- embeddings in their tenant; the claim and fail functions are the worker's (operators only: no grant)
 grant select on pymem.embedding_queue, pymem.embedding_failures to pymem_app, pymem_analyst;
+
+-- The second encoder's vectors (pymem.second_embeddings): the application writes its tenant's (the embedding
+-- worker, as pymem_app, through memory_second_embedding_store); analysts read them; the owner deletes (the
+-- SECURITY DEFINER trigger of a deleted or rewritten memory). second_embedding_due and
+-- set_second_embedding_model: operators only (no grant).
+grant select, insert on pymem.second_embeddings to pymem_app;
+grant update (embedding_model, content_md5, embedding, embedded_at) on pymem.second_embeddings to pymem_app;
+grant select on pymem.second_embeddings to pymem_analyst, pymem_admin;
+grant execute on function pymem.memory_second_embedding_store(text[], uuid[], text[], public.vector[], text) to pymem_app;
 grant execute on function
 pymem.memory_embedding_complete(text[], uuid[], text[], public.vector[], text),
 pymem.memory_embedding_backlog()

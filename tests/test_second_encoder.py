@@ -1,0 +1,266 @@
+"""The second encoder (all-mpnet-base-v2 beside MiniLM, issue 30), in SQL: its vectors in pymem.second_embeddings
+(stored only for the text embedded, of the caller's tenant, gone with the memory or its text), the third retrieval
+leg of memory_search and memory_recall (fused by RRF, skipped for another model), and the worker that fills them.
+Real MiniLM and real all-mpnet-base-v2 (qint8 ONNX) vectors throughout."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import numpy as np
+import psycopg
+import pytest
+
+from pymem.embeddings import Embedder
+from pymem.second_embedding_worker import SecondEmbeddingWorker
+from tests.conftest import Tenant
+from tests.sqlapi import call, call_one, store_episode, store_fact
+
+SECOND = "mpnet-qint8"
+
+TURNS = [
+    "User: we finally booked the flights to Lisbon for the second week of May",
+    "Assistant: great, do you want me to look for hotels near Alfama?",
+    "User: my sister Ana is getting married in September, I'm a bridesmaid",
+    "User: the dentist said I need a crown on the lower left molar",
+    "User: I switched from running to swimming because of my knee",
+    "User: our team moved the product launch to the first of March",
+]
+
+
+@pytest.fixture(scope="session")
+def second() -> Embedder:
+    return Embedder(SECOND)
+
+
+def md5(text: str) -> str:
+    return hashlib.md5(text.encode()).hexdigest()
+
+
+def store_vectors(conn: psycopg.Connection[Any], second: Embedder, memories: list[tuple[str, Any, str]]) -> int:
+    """memory_second_embedding_store for (type, id, text) memories, embedded now."""
+    vectors = second.embed_many([text for _, _, text in memories])
+    return int(
+        conn.execute(
+            "select pymem.memory_second_embedding_store(%s::text[], %s::uuid[], %s::text[], %s::vector[], %s)",
+            (
+                [m[0] for m in memories],
+                [m[1] for m in memories],
+                [md5(m[2]) for m in memories],
+                vectors,
+                second.model_id,
+            ),
+        ).fetchone()[0]
+    )
+
+
+def chat(conn: psycopg.Connection[Any], embedder: Embedder, second: Embedder) -> dict[str, Any]:
+    ids = {text: store_episode(conn, text, "chat", embedder) for text in TURNS}
+    assert store_vectors(conn, second, [("episode", i, t) for t, i in ids.items()]) == len(TURNS)
+    return ids
+
+
+def test_search_fuses_the_second_leg(as_tenant: Tenant, embedder: Embedder, second: Embedder) -> None:
+    query = "when is the wedding?"
+    with as_tenant("acme") as conn:
+        ids = chat(conn, embedder, second)
+        rows = call(
+            conn,
+            "memory_search",
+            query=query,
+            query_embedding=embedder.embed(query),
+            second_query_embedding=second.embed(query),
+            types=["episode"],
+            limit=6,
+        )
+        without = call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), types=["episode"])
+    assert rows[0]["memory_id"] == ids[TURNS[2]]  # the wedding, first by every leg
+    assert all(r["second_rank"] is not None for r in rows)  # a chat this small: every turn is in every list
+    assert all(r["second_rank"] is None for r in without)
+    for r in rows:  # the score is the four-list RRF
+        expected = sum(
+            1.0 / (60 + (rank if rank is not None else 7))
+            for rank in (r["semantic_rank"], r["keyword_rank"], r["second_rank"])
+        ) + (1.0 / (60 + r["graph_rank"]) if r["graph_rank"] else 0.0)
+        assert r["score"] == pytest.approx(expected)
+
+
+def test_second_rrf_weight_zero_is_the_search_without_it(
+    as_tenant: Tenant, embedder: Embedder, second: Embedder
+) -> None:
+    query = "what happened with my teeth"
+    with as_tenant("acme") as conn:
+        chat(conn, embedder, second)
+        zero = call(
+            conn,
+            "memory_search",
+            query=query,
+            query_embedding=embedder.embed(query),
+            second_query_embedding=second.embed(query),
+            second_rrf_weight=0.0,
+            types=["episode"],
+        )
+        plain = call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), types=["episode"])
+    assert [(r["memory_id"], r["score"]) for r in zero] == [(r["memory_id"], r["score"]) for r in plain]
+
+
+def test_the_leg_skips_vectors_of_another_model_and_of_another_text(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder, second: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        ids = chat(conn, embedder, second)
+    superuser.execute("select * from pymem.memory_record_embedding_model(%s)", (embedder.model_id,))
+    superuser.execute("select * from pymem.memory_record_second_embedding_model('some-other-encoder')")
+    query = "swimming"
+    with as_tenant("acme") as conn:
+        other = call(
+            conn,
+            "memory_search",
+            query=query,
+            second_query_embedding=second.embed(query),
+            query_embedding=embedder.embed(query),
+            types=["episode"],
+        )
+    assert all(r["second_rank"] is None for r in other)
+    superuser.execute("select * from pymem.memory_record_second_embedding_model(%s)", (second.model_id,))
+    # a vector whose MD5 is not its memory's text (written behind the API's back) is never used
+    superuser.execute(
+        "update pymem.second_embeddings set content_md5 = md5('something else') where id = %s", (ids[TURNS[4]],)
+    )
+    with as_tenant("acme") as conn:
+        rows = call(
+            conn,
+            "memory_search",
+            query=query,
+            second_query_embedding=second.embed(query),
+            query_embedding=embedder.embed(query),
+            types=["episode"],
+        )
+    swim = next(r for r in rows if r["memory_id"] == ids[TURNS[4]])
+    assert swim["second_rank"] is None and all(r["second_rank"] is not None for r in rows if r is not swim)
+
+
+def test_a_vector_goes_with_its_memory_and_its_text(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder, second: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        ids = chat(conn, embedder, second)
+        call(conn, "memory_erase", type="episode", id=ids[TURNS[0]])
+    superuser.execute("update pymem.episodes set content = 'User: changed' where id = %s", (ids[TURNS[1]],))
+    left = {r[0] for r in superuser.execute("select id from pymem.second_embeddings").fetchall()}
+    assert left == {ids[t] for t in TURNS[2:]}
+
+
+def test_the_store_checks_its_arguments_and_writes_nothing_on_error(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder, second: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        episode = store_episode(conn, TURNS[0], "chat", embedder)
+        good = second.embed(TURNS[0])
+        cases = [
+            (["episode", "episode"], [episode], [md5(TURNS[0])], [good], "one element each"),
+            (["episode"], [episode], [md5(TURNS[0])], [embedder.embed(TURNS[0])], "768 dimensions"),
+            (["note"], [episode], [md5(TURNS[0])], [good], "episode, fact or rule"),
+            (["episode"], [episode], [md5(TURNS[0])], [np.zeros(768, dtype=np.float32)], "zero vector"),
+        ]
+        for types, ids, md5s, vectors, message in cases:
+            with pytest.raises(psycopg.Error, match=message) as raised, conn.transaction():
+                conn.execute(
+                    "select pymem.memory_second_embedding_store(%s::text[], %s::uuid[], %s::text[], %s::vector[], 'm')",
+                    (types, ids, md5s, vectors),
+                )
+            assert raised.value.sqlstate == "PM002"
+        with pytest.raises(psycopg.Error, match="768 dimensions"), conn.transaction():
+            call(conn, "memory_search", query="x", second_query_embedding=embedder.embed("x"))
+        # a stale MD5 stores nothing
+        assert store_vectors(conn, second, [("episode", episode, "another text")]) == 0
+    assert superuser.execute("select count(*) from pymem.second_embeddings").fetchone() == (0,)
+
+
+def test_a_tenant_reads_and_writes_only_its_own_vectors(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder, second: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        ids = chat(conn, embedder, second)
+    with as_tenant("globex") as conn:
+        assert conn.execute("select count(*) from pymem.second_embeddings").fetchone() == (0,)
+        # acme's memory ids, stored as globex: no memory of globex has them, nothing is written
+        assert store_vectors(conn, second, [("episode", i, t) for t, i in ids.items()]) == 0
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
+            conn.execute("delete from pymem.second_embeddings")
+        query = "Lisbon flights"
+        rows = call(
+            conn,
+            "memory_search",
+            query=query,
+            query_embedding=embedder.embed(query),
+            second_query_embedding=second.embed(query),
+        )
+        assert rows == []
+    owners = superuser.execute("select distinct tenant_id from pymem.second_embeddings").fetchall()
+    assert owners == [("acme",)]
+
+
+def test_recall_takes_the_second_embedding_too(as_tenant: Tenant, embedder: Embedder, second: Embedder) -> None:
+    with as_tenant("acme") as conn:
+        fact = store_fact(conn, "user", "sport", "The user swims three times a week", embedder)
+        store_vectors(conn, second, [("fact", fact, "The user swims three times a week")])
+        topic = "exercise habits"
+        rows = call(
+            conn,
+            "memory_recall",
+            topic=topic,
+            query_embedding=embedder.embed(topic),
+            second_query_embedding=second.embed(topic),
+            min_relevance=0,
+        )
+    assert [r["memory_id"] for r in rows] == [fact]
+
+
+def test_the_worker_embeds_every_live_memory_of_every_tenant(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str, embedder: Embedder, second: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        for text in TURNS[:3]:
+            store_episode(conn, text, "chat", embedder)
+        forgotten = store_fact(conn, "user", "pet", "The user has a cat", embedder)
+        call(conn, "memory_forget", type="fact", id=forgotten)
+    with as_tenant("globex") as conn:
+        store_fact(conn, "user", "city", "The user lives in Porto")  # no MiniLM embedding: still embedded here
+    worker = SecondEmbeddingWorker(dsn=db_dsn, embedder=second, batch=2)
+    assert worker.work("test") == 4
+    assert worker.work("test") == 0  # nothing is due any more
+    rows = superuser.execute(
+        "select tenant_id, memory_type, embedding_model, vector_dims(embedding) from pymem.second_embeddings"
+        " order by 1, 2"
+    ).fetchall()
+    assert rows == [("acme", "episode", second.model_id, 768)] * 3 + [("globex", "fact", second.model_id, 768)]
+
+
+def test_the_rrf_of_four_lists(superuser: psycopg.Connection[Any]) -> None:
+    def rrf(*args: Any) -> float:
+        return float(
+            superuser.execute(
+                "select pymem.memory_rrf_score(%s::int, %s::int, %s::int, %s::int, %s, %s, %s, %s, %s, %s)", args
+            ).fetchone()[0]
+        )
+
+    assert rrf(1, None, None, 3, 21, 60, 1.0, 1.0, 1.0, 1.0) == pytest.approx(1 / 61 + 1 / 81 + 1 / 63)
+    assert rrf(None, None, None, 2, 21, 60, 1.0, 1.0, 1.0, 1.0) == pytest.approx(2 / 81 + 1 / 62)
+    assert rrf(None, None, 4, None, 21, 60, 1.0, 1.0, 1.0, 1.0) == pytest.approx(1 / 64)  # a link alone
+    assert rrf(1, 2, None, None, 21, 60, 1.0, 1.0, 1.0, 0.0) == pytest.approx(1 / 61 + 1 / 62)
+    with pytest.raises(psycopg.Error, match="second_rank"):
+        rrf(1, 2, None, 0, 21, 60, 1.0, 1.0, 1.0, 1.0)
+
+
+def test_the_configured_second_model_is_recorded(superuser: psycopg.Connection[Any]) -> None:
+    with pytest.raises(psycopg.Error, match="no embedding model is recorded"):
+        superuser.execute("select * from pymem.memory_record_second_embedding_model('x')")
+    superuser.execute("select * from pymem.memory_record_embedding_model('m')")
+    first = call_one(superuser, "memory_record_second_embedding_model", model_id="x")
+    again = call_one(superuser, "memory_record_second_embedding_model", model_id="x")
+    off = call_one(superuser, "memory_record_second_embedding_model", model_id=None)
+    assert (first["previous_model_id"], first["changed"], again["changed"]) == (None, True, False)
+    assert (off["previous_model_id"], off["current_model_id"]) == ("x", None)
+    assert superuser.execute("select pymem.memory_second_embedding_model()").fetchone() == (None,)
