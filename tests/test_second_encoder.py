@@ -6,6 +6,7 @@ Real MiniLM and real all-mpnet-base-v2 (qint8 ONNX) vectors throughout."""
 from __future__ import annotations
 
 import hashlib
+import subprocess
 from typing import Any
 
 import numpy as np
@@ -14,8 +15,9 @@ import pytest
 
 from pymem.embeddings import Embedder
 from pymem.second_embedding_worker import SecondEmbeddingWorker
-from tests.conftest import Tenant
+from tests.conftest import Tenant, base_env
 from tests.sqlapi import call, call_one, store_episode, store_fact
+from tests.test_mcp_transports import pymem_command
 
 SECOND = "mpnet-qint8"
 
@@ -264,3 +266,31 @@ def test_the_configured_second_model_is_recorded(superuser: psycopg.Connection[A
     assert (first["previous_model_id"], first["changed"], again["changed"]) == (None, True, False)
     assert (off["previous_model_id"], off["current_model_id"]) == ("x", None)
     assert superuser.execute("select pymem.memory_second_embedding_model()").fetchone() == (None,)
+
+
+def test_pymem_embed_second_gives_psql_the_second_query_vector(
+    as_tenant: Tenant, db_dsn: str, embedder: Embedder, second: Embedder
+) -> None:
+    """An analyst's hybrid search with the second leg in psql: `pymem embed` and `pymem embed --second`."""
+    with as_tenant("acme") as conn:
+        chat(conn, embedder, second)
+    question = "who is getting married"
+    script = (
+        "select set_config('pymem.tenant_id', 'acme', false);\n"
+        f"\\set q `{pymem_command()} embed '{question}'`\n"
+        f"\\set q2 `{pymem_command()} embed --second '{question}'`\n"
+        f"select vector_dims(:'q2'::vector), content, second_rank from pymem.memory_search(query => '{question}',"
+        " query_embedding => :'q', second_query_embedding => :'q2', \"limit\" => 1);\n"
+    )
+    done = subprocess.run(
+        ["psql", db_dsn, "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", "set role pymem_app", "-f", "-"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=base_env(),
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    tenant, found = done.stdout.strip().splitlines()
+    assert tenant == "acme" and found == f"768|{TURNS[2]}|1"

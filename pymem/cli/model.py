@@ -148,13 +148,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         " \\set q `pymem embed 'what does the user eat'` then memory_recall(topic => '...', query_embedding => :'q').",
     )
     embed.add_argument("text", help="the text to embed (a query or a memory)")
+    embed.add_argument(
+        "--second",
+        action="store_true",
+        help="the second encoder's embedding (PYMEM_SECOND_ENCODER, default mpnet-qint8), for"
+        " second_query_embedding =>",
+    )
     embed.set_defaults(func=_embed)
 
 
 def _embed(args: argparse.Namespace, settings: Settings) -> int:
-    from pymem.embeddings import make_embedder
+    from pymem.embeddings import Embedder, make_embedder
 
-    embedder = make_embedder(settings)
+    embedder = (
+        Embedder(settings.second_encoder or "mpnet-qint8", model_dir=settings.model_dir)
+        if args.second
+        else (make_embedder(settings))
+    )
     vector = embedder.embed(args.text)
     print("[" + ",".join(f"{float(v):.8g}" for v in vector) + "]")
     return 0

@@ -115,7 +115,23 @@ def _other_figures(results: dict[str, Any]) -> list[str]:
         ),
         _janitor(results.get("janitor") or {}),
         _tenant_transfer(results.get("tenant_transfer") or {}),
+        _second_encoder(results.get("second_encoder") or {}),
     ]
+
+
+def _second_encoder(sec: dict[str, Any]) -> str:
+    """The second encoder beside the default configuration (pymem_dev.bench.second_encoder)."""
+    if not sec:
+        return "- second encoder: not measured in this run (the mpnet extra is not installed, or --quick)"
+    emb, vectors, rss = sec["query_embedding"], sec["vectors"], sec["peak_rss_mb"]
+    return (
+        f"- second encoder ({sec['model']}, PYMEM_SECOND_ENCODER), its leg over {vectors['rows']} vectors of the query"
+        f" tenant at the largest scale: query embedding p95 {_fmt(emb.get('p95_ms'), 2)} ms; recall p95 SQL"
+        f" {_fmt(sec['recall_sql']['p95_ms'])} ms, MCP {_fmt(sec['recall_mcp']['p95_ms'])} ms; search p95 SQL"
+        f" {_fmt(sec['search_sql']['p95_ms'])} ms, MCP {_fmt(sec['search_mcp']['p95_ms'])} ms; ingest (embed +"
+        f" memory_second_embedding_store) {_fmt(sec['ingest']['per_s'])} memories/s; peak RSS of a process with"
+        f" MiniLM {rss['minilm']} MB, with both {rss['minilm+mpnet-qint8']} MB"
+    )
 
 
 def _tenant_transfer(tt: dict[str, Any]) -> str:
