@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -15,6 +17,7 @@ import pytest
 
 from pymem.embeddings import Embedder
 from pymem.second_embedding_worker import SecondEmbeddingWorker
+from pymem.tenancy import tenant_transaction
 from tests.conftest import Tenant, base_env
 from tests.sqlapi import call, call_one, store_episode, store_fact
 from tests.test_mcp_transports import pymem_command
@@ -294,3 +297,42 @@ def test_pymem_embed_second_gives_psql_the_second_query_vector(
     assert done.returncode == 0, done.stderr
     tenant, found = done.stdout.strip().splitlines()
     assert tenant == "acme" and found == f"768|{TURNS[2]}|1"
+
+
+def test_a_text_rewritten_while_its_vector_is_stored_never_keeps_the_old_vector(
+    connect_app: Any, db_dsn: str, embedder: Embedder, second: Embedder
+) -> None:
+    """The store locks the memories it checks (FOR SHARE): a rewrite of the text that commits first makes the
+    store keep nothing; a store that commits first has its vector deleted by the rewrite's trigger. Either way no
+    vector of an old text is left for a memory (second_embedding_due would never offer it again)."""
+    first, other = connect_app(), connect_app()
+    with tenant_transaction(first, "acme"):
+        episode = store_episode(first, TURNS[0], "chat", embedder)
+    old_md5, vector = md5(TURNS[0]), second.embed(TURNS[0])
+    store = (
+        "select pymem.memory_second_embedding_store(array['episode'], array[%s::uuid], array[%s], array[%s::vector],"
+        " %s)"
+    )
+    with psycopg.connect(db_dsn, autocommit=True) as rewriter:
+        # 1. the rewrite holds the row; the store waits for it, then finds the new text
+        rewriter.execute("begin")
+        rewriter.execute("update pymem.episodes set content = 'User: rewritten' where id = %s", (episode,))
+        with ThreadPoolExecutor(1) as pool, tenant_transaction(first, "acme"):
+            waiting = pool.submit(lambda: first.execute(store, (episode, old_md5, vector, second.model_id)))
+            time.sleep(0.5)
+            assert not waiting.done()  # blocked by the rewrite
+            rewriter.execute("commit")
+            assert waiting.result(timeout=30).fetchone() == (0,)
+        # 2. the store holds the row; the rewrite waits for it, then its trigger deletes the vector
+        new_md5 = md5("User: rewritten")
+        with ThreadPoolExecutor(1) as pool:
+            with tenant_transaction(other, "acme"):
+                assert other.execute(store, (episode, new_md5, vector, second.model_id)).fetchone() == (1,)
+                rewrite = pool.submit(
+                    rewriter.execute, "update pymem.episodes set content = 'User: again' where id = %s", (episode,)
+                )
+                time.sleep(0.5)
+                assert not rewrite.done()  # blocked by the store's lock
+            rewrite.result(timeout=30)  # the store committed: the rewrite goes on
+        left = rewriter.execute("select count(*) from pymem.second_embeddings where id = %s", (episode,)).fetchone()
+    assert left == (0,)

@@ -158,6 +158,26 @@ begin
                 using errcode = 'PM002';
         end if;
     end loop;
+    -- the memories are locked FOR SHARE first: an UPDATE of a text waits for this transaction (and its trigger
+    -- then deletes the vector stored here), or this waits for it (and the MD5 below sees the new text)
+    perform from pymem.episodes as e
+     where e.tenant_id = v_tenant and e.id in (
+         select x.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as x (type, id)
+          where x.type = 'episode'
+     )
+     for share;
+    perform from pymem.facts as f
+     where f.tenant_id = v_tenant and f.id in (
+         select x.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as x (type, id)
+          where x.type = 'fact'
+     )
+     for share;
+    perform from pymem.rules as r
+     where r.tenant_id = v_tenant and r.id in (
+         select x.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as x (type, id)
+          where x.type = 'rule'
+     )
+     for share;
     -- a memory of this tenant whose text still has the MD5 that was embedded (of one named twice, the first)
     insert into pymem.second_embeddings as s (tenant_id, memory_type, id, embedding_model, content_md5, embedding)
     select v_tenant, a.type, a.id, memory_second_embedding_store.embedding_model, a.md5, a.embedding
