@@ -336,3 +336,15 @@ def test_a_text_rewritten_while_its_vector_is_stored_never_keeps_the_old_vector(
             rewrite.result(timeout=30)  # the store committed: the rewrite goes on
         left = rewriter.execute("select count(*) from pymem.second_embeddings where id = %s", (episode,)).fetchone()
     assert left == (0,)
+
+
+def test_index_health_measures_the_second_encoders_index_too(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any], embedder: Embedder, second: Embedder
+) -> None:
+    with as_tenant("acme") as conn:
+        chat(conn, embedder, second)
+    rows = superuser.execute(
+        "select filter_kind, filter_value, recall from pymem.memory_index_health(sample => 6, k => 5, save => false)"
+        " where index_name = 'second_embeddings_embedding_idx'"
+    ).fetchall()
+    assert ("overall", None, 1.0) in rows and ("tenant", "acme", 1.0) in rows

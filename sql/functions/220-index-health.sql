@@ -1,5 +1,5 @@
 -- Vector index health: recall@k of each approximate index (HNSW or IVFFlat) on
--- pymem.episodes / facts / rules against exact search, overall and filtered by tenant and by tag,
+-- pymem.episodes / facts / rules and pymem.second_embeddings against exact search, overall and by tenant and tag,
 -- with the settings searches use (iterative scans, hnsw.ef_search = max(200, k)). The first
 -- measurement per (index, filter) is its baseline; later ones report the drift from it.
 -- It reads every tenant, so it is for operators: an elevated pymem_admin (SET LOCAL ROLE from
@@ -41,13 +41,14 @@ begin atomic
     ) as t on true
     where
         n.nspname = 'pymem'
-        and tc.relname in ('episodes', 'facts', 'rules')
+        and tc.relname in ('episodes', 'facts', 'rules', 'second_embeddings')
         and am.amname in ('hnsw', 'ivfflat')
     order by tc.relname, ic.relname;
 end;
 
 comment on function pymem_private.vector_indexes() is
-$$The approximate vector indexes (HNSW, IVFFlat) of pymem.episodes, facts and rules, read from the catalog: name,
+$$The approximate vector indexes (HNSW, IVFFlat) of pymem.episodes, facts and rules, and of the second encoder's
+pymem.second_embeddings, read from the catalog: name,
 table, method, build options (reloptions, e.g. {m=4}), whether the table has tags, and whether the index is valid
 (a failed REINDEX CONCURRENTLY leaves an invalid one). What memory_index_health measures and maintain rebuilds.
 Example: select * from pymem_private.vector_indexes();$$;

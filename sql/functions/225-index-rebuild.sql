@@ -59,7 +59,7 @@ begin
     if not found then
         raise exception 'no vector index pymem.%', v_name
             using errcode = 'PM002',
-                  detail = 'index_name must name an HNSW or IVFFlat index of pymem.episodes, facts or rules',
+                  detail = 'index_name must name an HNSW or IVFFlat index of pymem.episodes, facts, rules or second_embeddings',
                   hint = 'select index_name from pymem.memory_index_health(save => false) lists them.';
     end if;
     v_reset := pymem_private.index_weak_options(v_index.index_method, v_index.index_options);
