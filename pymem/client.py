@@ -740,9 +740,10 @@ class MemoryClient(SqlClient):
         history_limit: int | None = None,
         knowledge_limit: int | None = None,
         min_relevance: float | None = None,
+        second_query_embedding: Vector = None,
     ) -> list[ContextCandidate]:
         """pymem.memory_context_candidates: the ranked candidates of the butler's blocks (the limits and the
-        relevance floor: the butler's unless given)."""
+        relevance floor: the butler's unless given; the second encoder's leg when second_query_embedding is given)."""
         return self._rows(
             ContextCandidate,
             "memory_context_candidates",
@@ -754,6 +755,7 @@ class MemoryClient(SqlClient):
             history_limit=("integer", history_limit),
             knowledge_limit=("integer", knowledge_limit),
             min_relevance=("double precision", min_relevance),
+            second_query_embedding=("public.vector", second_query_embedding),
         )
 
     def context_select(

@@ -141,6 +141,7 @@ def build_context(
     token_budget: int | None = None,
     query_embedding: np.ndarray | None = None,
     count_tokens: Callable[[str], int] = token_counts.count_tokens,
+    second_query_embedding: np.ndarray | None = None,
 ) -> ContextBlock:
     """The context block of butler for trigger_prompt (see the module docstring): two SQL calls in the
     caller's tenant transaction, with the token counts of the rendered lines passed from one to the other."""
@@ -149,7 +150,10 @@ def build_context(
     # the headers, the "(none)" of empty blocks and the Task block: what the block takes before any memory
     header_tokens = count_tokens(render(header, {}, task))
     candidates = client.context_candidates(
-        trigger_prompt=trigger_prompt, butler=butler, query_embedding=query_embedding
+        trigger_prompt=trigger_prompt,
+        butler=butler,
+        query_embedding=query_embedding,
+        second_query_embedding=second_query_embedding,
     )
     lines = {c.memory_id: render_item(c) for c in candidates}
     # each line with the newline that joins it to the next: the length floor (token_counts) counts every byte

@@ -14,11 +14,14 @@ from typing import Any
 import numpy as np
 import psycopg
 import pytest
+from mcp import Client
 
-from pymem.embeddings import Embedder
+from pymem.embeddings import Embedder, EmbeddingService
+from pymem.mcp_server import ServerOptions, build_server
 from pymem.second_embedding_worker import SecondEmbeddingWorker
 from pymem.tenancy import tenant_transaction
 from tests.conftest import Tenant, base_env
+from tests.mcpclient import call as mcp_call
 from tests.sqlapi import call, call_one, store_episode, store_fact
 from tests.test_mcp_transports import pymem_command
 
@@ -348,3 +351,38 @@ def test_index_health_measures_the_second_encoders_index_too(
         " where index_name = 'second_embeddings_embedding_idx'"
     ).fetchall()
     assert ("overall", None, 1.0) in rows and ("tenant", "acme", 1.0) in rows
+
+
+@pytest.mark.anyio
+async def test_the_mcp_tools_embed_the_query_with_both_models(
+    app_pool: Any, as_tenant: Tenant, embedder: Embedder, second: Embedder
+) -> None:
+    """A server with the second encoder (as `pymem serve` with PYMEM_SECOND_ENCODER builds it) passes the query's
+    second vector to memory_search, memory_recall and memory_context: the wedding turn, first in every list, scores
+    1/(60 + 1) more by RRF than on a server without it, and recall and context answer as before."""
+    with as_tenant("acme") as conn:
+        chat(conn, embedder, second)
+        fact = store_fact(conn, "ana", "wedding", "Ana marries in September", embedder)
+        store_vectors(conn, second, [("fact", fact, "Ana marries in September")])
+
+    def options(with_second: bool) -> ServerOptions:
+        return ServerOptions(
+            pool=app_pool,
+            embeddings=EmbeddingService(embedder),
+            stdio_tenant="acme",
+            owns_pool=False,
+            second_embeddings=EmbeddingService(second) if with_second else None,
+        )
+
+    found: dict[bool, dict[str, Any]] = {}
+    for with_second in (False, True):
+        async with Client(build_server(options(with_second))) as client:
+            search = await mcp_call(client, "memory_search", query="when is the wedding?", types=["episode"])
+            recall = await mcp_call(client, "memory_recall", topic="when is the wedding?")
+            block = await mcp_call(client, "memory_context", trigger_prompt="when is the wedding?", butler="chat")
+            found[with_second] = {"search": search["results"], "recall": recall["results"], "context": block}
+    plain, both = found[False]["search"][0], found[True]["search"][0]
+    assert plain["content"] == both["content"] == TURNS[2]
+    assert both["score"] == pytest.approx(plain["score"] + 1 / 61)
+    assert [r["memory_id"] for r in found[True]["recall"]] == [str(fact)]
+    assert "Ana marries in September" in found[True]["context"]["text"]

@@ -6,8 +6,9 @@ memory, in ``pymem.second_embeddings`` (tenant first in the key, the model id an
 vector of a changed text or of another model is never used), with an HNSW index of its own. Search uses them as a
 third retrieval leg (sql/functions/129-second-encoder.sql). ``pymem_private.embedding_config.second_model_id`` is
 the configured second model (NULL: none). A deleted memory takes its vector with it (a trigger); RLS is enabled and
-forced. memory_candidates, memory_search and memory_recall gain an argument (the query's second embedding), so
-their old signatures are dropped here and created again by the sql/ files.
+forced. memory_candidates, memory_search, memory_recall, memory_context_candidates and context_recalled_candidates
+gain an argument (the query's second embedding), so their old signatures are dropped here and created again by the
+sql/ files.
 
 Revision ID: 0029
 Revises: 0028
@@ -36,6 +37,14 @@ drop function if exists pymem.memory_search(
 drop function if exists pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
     double precision, timestamptz, text, double precision, integer, boolean, double precision
+);
+drop function if exists pymem.memory_context_candidates(
+    text, text, text, public.vector, double precision, double precision, double precision, double precision,
+    integer, integer, integer, integer, double precision, double precision
+);
+drop function if exists pymem_private.context_recalled_candidates(
+    text, text, text, public.vector, double precision, double precision, double precision, double precision,
+    integer, integer, integer, double precision, double precision
 );
 drop function if exists pymem_private.memory_candidates(
     text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean

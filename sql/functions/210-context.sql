@@ -101,7 +101,8 @@ create or replace function pymem_private.context_recalled_candidates(
     p_project integer,
     p_knowledge integer,
     p_recency_half_life_days double precision,
-    p_min_relevance double precision
+    p_min_relevance double precision,
+    p_second_embedding public.vector default null
 )
 returns table (
     section text,
@@ -156,7 +157,8 @@ begin
             recency_half_life_days => context_recalled_candidates.p_recency_half_life_days,
             candidates => v_depth,
             bump_references => false,
-            min_relevance => context_recalled_candidates.p_min_relevance
+            min_relevance => context_recalled_candidates.p_min_relevance,
+            second_query_embedding => context_recalled_candidates.p_second_embedding
         ) as r
     ),
     candidates as (
@@ -241,7 +243,7 @@ $$;
 
 comment on function pymem_private.context_recalled_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision
+    integer, integer, integer, double precision, double precision, public.vector
 ) is
 $$The System, Project and Knowledge candidates of memory_context_candidates, its arguments checked and resolved
 (the tenant, the scope, the weights, the three limits): memory_recall of the trigger prompt, candidates = "limit"
@@ -420,7 +422,8 @@ create or replace function pymem.memory_context_candidates(
     history_limit integer default null,
     knowledge_limit integer default null,
     recency_half_life_days double precision default 30,
-    min_relevance double precision default null
+    min_relevance double precision default null,
+    second_query_embedding public.vector default null
 )
 returns table (
     section text,
@@ -498,7 +501,8 @@ begin
             v_tenant, memory_context_candidates.trigger_prompt, v_scope, memory_context_candidates.query_embedding,
             v_w_relevance, v_w_importance, v_w_recency, v_w_confidence, v_system, v_project, v_knowledge,
             memory_context_candidates.recency_half_life_days,
-            coalesce(memory_context_candidates.min_relevance, v_butler.min_relevance)
+            coalesce(memory_context_candidates.min_relevance, v_butler.min_relevance),
+            memory_context_candidates.second_query_embedding
         ) as c;
     end if;
 
@@ -516,7 +520,7 @@ $$;
 
 comment on function pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, integer, double precision, double precision
+    integer, integer, integer, integer, double precision, double precision, public.vector
 ) is
 $$The ranked candidates of a memory_context block, one row per memory, block by block, section_rank
 from 1: 'system' (the butler's standing rules: proven or established, and explicitly confirmed with memory_confirm

@@ -249,11 +249,11 @@ grant execute on function
 pymem.memory_recent_episodes(text, integer, uuid),
 pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, integer, double precision, double precision
+    integer, integer, integer, integer, double precision, double precision, public.vector
 ),
 pymem_private.context_recalled_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision
+    integer, integer, integer, double precision, double precision, public.vector
 ),
 pymem_private.context_history_candidates(
     text, text, public.vector, double precision, double precision, double precision, integer, double precision
