@@ -256,21 +256,56 @@ def store_labelled_facts(
     return turn_of
 
 
+def _store_second_fact_vectors(
+    conn: psycopg.Connection[Any], second: EmbedderLike, cache_dir: Path | None, label: str
+) -> None:
+    """The second encoder's vector of every fact of the tenant, as its worker stores them."""
+    rows = conn.execute("select id, content, md5(content) from pymem.facts order by id").fetchall()
+    vectors = embed_cached(second, [r[1] for r in rows], cache_dir=cache_dir, label=label, progress=False)
+    conn.execute(
+        "select pymem.memory_second_embedding_store(%s, %s, %s, %s::public.vector[], %s)",
+        (
+            ["fact"] * len(rows),
+            [r[0] for r in rows],
+            [r[2] for r in rows],
+            [_vector(v) for v in vectors],
+            second.model_id,
+        ),
+    )
+
+
 def labelled_fact_recall(
-    conn: psycopg.Connection[Any], chat: Chat, embedder: EmbedderLike, cache_dir: Path | None, vectors: np.ndarray
+    conn: psycopg.Connection[Any],
+    chat: Chat,
+    embedder: EmbedderLike,
+    cache_dir: Path | None,
+    vectors: np.ndarray,
+    second: EmbedderLike | None = None,
 ) -> list[dict[str, Any]]:
     """Per question, memory_recall (limit 10) over the chat's labelled facts with the relevance floor in force and
     without one: the share of its evidence turns (those with a labelled fact) that a recalled fact is from, and how
-    many facts came back. Rolled back."""
+    many facts came back ("facts_floor@10", "facts_no_floor@10"; with a second encoder also with its leg:
+    "facts_second_floor@10", ...). Rolled back."""
     out: list[dict[str, Any]] = []
+    ways: list[tuple[str, float | None, Any]] = [("floor", None, None), ("no_floor", 0.0, None)]
     with conn.transaction(force_rollback=True):
         conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
         turn_of = store_labelled_facts(conn, chat, embedder, cache_dir)
-        for q, vector in zip(chat.questions, vectors, strict=True):
+        seconds: list[Any] = [None] * len(chat.questions)
+        if second is not None:
+            _store_second_fact_vectors(conn, second, cache_dir, f"{chat.id} facts")
+            seconds = list(
+                embed_cached(
+                    second, [q.text for q in chat.questions], cache_dir=cache_dir, label=chat.id, progress=False
+                )
+            )
+            ways += [("second_floor", None, True), ("second_no_floor", 0.0, True)]
+        for q, vector, second_vector in zip(chat.questions, vectors, seconds, strict=True):
             row: dict[str, Any] = {}
             wanted = {t for t in q.evidence if t in chat.facts}
-            for name, floor in (("floor", None), ("no_floor", 0.0)):
-                found = {turn_of.get(m) for m, _ in _recall(conn, q, vector, 10, floor)}
+            for name, floor, with_second in ways:
+                recalled = _recall(conn, q, vector, 10, floor, second_vector if with_second else None)
+                found = {turn_of.get(m) for m, _ in recalled}
                 row[f"facts_{name}@10_rows"] = len(found)
                 if wanted:
                     row[f"facts_{name}@10"] = len(wanted & found) / len(wanted)
@@ -355,14 +390,21 @@ def _search(
 
 
 def _recall(
-    conn: psycopg.Connection[Any], q: Question, vector: Any, limit: int, min_relevance: float | None
+    conn: psycopg.Connection[Any],
+    q: Question,
+    vector: Any,
+    limit: int,
+    min_relevance: float | None,
+    second_vector: Any = None,
 ) -> list[tuple[uuid.UUID, uuid.UUID | None]]:
     """memory_recall's facts and rules in rank order: each one's id and the episode it was drawn from (None: not
-    drawn from one). Asked now, not as of the question's date: consolidation stores its facts as of when it runs."""
+    drawn from one). Asked now, not as of the question's date: consolidation stores its facts as of when it runs.
+    With second_vector, the second encoder's leg too."""
     rows = conn.execute(
         'select r.memory_id, r.source_episode_id from pymem.memory_recall(topic => %s, "limit" => %s,'
-        " query_embedding => %s::public.vector, bump_references => false, min_relevance => %s) as r",
-        (q.text, limit, _vector(vector), min_relevance),
+        " query_embedding => %s::public.vector, bump_references => false, min_relevance => %s,"
+        " second_query_embedding => %s::public.vector) as r",
+        (q.text, limit, _vector(vector), min_relevance, None if second_vector is None else _vector(second_vector)),
     ).fetchall()
     return [(r[0], r[1]) for r in rows]
 
@@ -519,7 +561,7 @@ def evaluate_chat(
                         row[f"{key}_rows"] = len(drawn)
     if chat.facts:
         for row, figures in zip(
-            out, labelled_fact_recall(conn, chat, embedder, cache_dir, question_vectors), strict=True
+            out, labelled_fact_recall(conn, chat, embedder, cache_dir, question_vectors, second), strict=True
         ):
             row.update(figures)
     return out
@@ -559,7 +601,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             off_topic = [r for r in part if r["kind"] == "unanswerable" and r["off_topic"]]
             if off_topic:
                 keys = [f"recall_{f}@{limit}" for f in ("floor", "no_floor") for limit in RECALL_LIMITS]
-                keys += [f"facts_{f}@10" for f in ("floor", "no_floor")]
+                keys += [f"facts_{f}@10" for f in ("floor", "no_floor", "second_floor", "second_no_floor")]
                 by_kind["off_topic_silent"] = {"questions": len(off_topic)} | {
                     key: round(sum(r[f"{key}_rows"] == 0 for r in off_topic) / len(off_topic), 3)
                     for key in keys
