@@ -203,6 +203,7 @@ class SearchRow(Row):
     stored_by: str | None
     second_rank: int | None = None
     second_score: float | None = None
+    in_time_window: bool | None = None
 
 
 class Reranked(Row):
@@ -530,6 +531,7 @@ class MemoryClient(SqlClient):
         graph_rrf_weight: float | None = None,
         second_query_embedding: Vector = None,
         second_rrf_weight: float | None = None,
+        time_boost: float | None = None,
     ) -> list[SearchRow]:
         """pymem.memory_search with every argument, and every column of its rows (each leg's rank and score):
         what benchmarks and evaluations read. The tool's search leaves those out."""
@@ -557,6 +559,7 @@ class MemoryClient(SqlClient):
             graph_rrf_weight=("double precision", graph_rrf_weight),
             second_query_embedding=("public.vector", second_query_embedding),
             second_rrf_weight=("double precision", second_rrf_weight),
+            time_boost=("double precision", time_boost),
         )
 
     def recall(

@@ -189,7 +189,8 @@ def test_the_candidates_are_memory_searchs_rows_and_only_what_sql_selects_is_bum
         candidates = sql_call(conn, "memory_rerank_candidates", query="oat milk", limit=2)
         # 30 rows (the depth of a limit of 2), as memory_search ranks them (without the second encoder's columns)
         assert candidates == [
-            {k: v for k, v in row.items() if k not in ("second_rank", "second_score")} for row in searched
+            {k: v for k, v in row.items() if k not in ("second_rank", "second_score", "in_time_window")}
+            for row in searched
         ]
         assert set(reference_counts(conn).values()) == {0}
         scores = [float(n % 7) for n in range(len(candidates))]

@@ -9,7 +9,9 @@ from typing import Any
 import psycopg
 import pytest
 
+from pymem.embeddings import Embedder
 from tests.conftest import Tenant
+from tests.sqlapi import ago, call, store_episode
 
 WEDNESDAY = datetime(2026, 6, 10, 12, 0, tzinfo=UTC)
 SATURDAY = datetime(2026, 6, 13, 12, 0, tzinfo=UTC)
@@ -70,3 +72,25 @@ def test_without_a_moment_it_is_relative_to_now(as_tenant: Tenant) -> None:
             "select starts = current_date - 1, ends = current_date from pymem.memory_time_window('yesterday')"
         ).fetchone()
     assert row == (True, True)
+
+
+def test_search_lifts_the_memories_of_the_period_a_query_names(as_tenant: Tenant, embedder: Embedder) -> None:
+    """memory_search multiplies the score of a memory created in the query's period by 1 + time_boost (0.5 by
+    default): of two episodes alike, the one of last week comes first for "last week", the other without the
+    expression or with time_boost 0."""
+    with as_tenant("acme") as conn:
+        old = store_episode(conn, "User: I cooked a risotto with mushrooms", "chat", embedder, observed_at=ago(30))
+        recent = store_episode(conn, "User: I cooked a mushroom risotto", "chat", embedder, observed_at=ago(7))
+
+        def search(query: str, **options: Any) -> list[dict[str, Any]]:
+            return call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), **options)
+
+        week = search("what did I cook last week")
+        plain = search("what did I cook with mushrooms")
+        off = search("what did I cook last week", time_boost=0)
+        with pytest.raises(psycopg.Error, match="time_boost must be between 0 and 10"), conn.transaction():
+            search("x", time_boost=-1)
+    assert [r["memory_id"] for r in week] == [recent, old]
+    assert [r["in_time_window"] for r in week] == [True, False]
+    assert not any(r["in_time_window"] for r in plain + off)
+    assert week[0]["score"] == pytest.approx(1.5 * off[[r["memory_id"] for r in off].index(recent)]["score"])

@@ -164,7 +164,8 @@ create or replace function pymem.memory_search(
     keyword_rrf_weight double precision default 1,
     graph_rrf_weight double precision default 1,
     second_query_embedding public.vector default null,
-    second_rrf_weight double precision default 1
+    second_rrf_weight double precision default 1,
+    time_boost double precision default 0.5
 )
 returns table (
     memory_type text,
@@ -196,7 +197,8 @@ returns table (
     source_path text,
     stored_by text,
     second_rank integer,
-    second_score double precision
+    second_score double precision,
+    in_time_window boolean
 )
 language plpgsql
 volatile
@@ -214,6 +216,9 @@ declare
     v_rerank boolean := coalesce(rerank, false);
     -- the second encoder's list joins the fusion when the query was embedded by it too
     v_second_weight double precision := case when second_query_embedding is not null then second_rrf_weight else 0 end;
+    -- the period a time expression of the query names ("last week", "in May"), relative to the search's moment
+    v_window_starts timestamptz;
+    v_window_ends timestamptz;
     -- no bump when reading history, when asked not to, or in a read-only transaction
     v_bump boolean := coalesce(bump_references, true) and as_of is null
         and pg_catalog.current_setting('transaction_read_only') = 'off';
@@ -229,6 +234,10 @@ begin
     perform pymem_private.require_range('graph_rrf_weight', graph_rrf_weight, 0, 1000);
     perform pymem_private.require_range('second_rrf_weight', second_rrf_weight, 0, 1000);
     perform pymem_private.require_second_embedding('second_query_embedding', second_query_embedding);
+    perform pymem_private.require_range('time_boost', time_boost, 0, 10);
+    if time_boost > 0 then
+        select w.starts, w.ends into v_window_starts, v_window_ends from pymem.memory_time_window(query, v_at) as w;
+    end if;
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
@@ -256,7 +265,7 @@ begin
                         then vector_weight * coalesce(s.semantic_score, 0) + keyword_weight * coalesce(s.keyword_score, 0)
                     when v_mode = 'semantic' then s.semantic_score
                     else s.keyword_score
-                end) * s.date_decay as score
+                end) * s.date_decay * (case when s.in_window then 1 + time_boost else 1 end) as score
             from (
                 select
                     c.c_type as kind,
@@ -289,7 +298,8 @@ begin
                     c.c_created_at as created_at,
                     coalesce(f.reference_count, ru.reference_count, e.reference_count) as reference_count,
                     c.c_second_rank as second_rank,
-                    c.c_second_score as second_score
+                    c.c_second_score as second_score,
+                    coalesce(c.c_created_at >= v_window_starts and c.c_created_at < v_window_ends, false) as in_window
                 from pymem_private.memory_candidates(
                     v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
                     v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0,
@@ -325,7 +335,7 @@ begin
         coalesce(b.n, r.reference_count),
         r.graph_rank, r.relevance, r.relevance_features,
         p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by,
-        r.second_rank, r.second_score
+        r.second_rank, r.second_score, r.in_window
     from found as r
     left join bumped as b on r.kind = b.kind and r.mid = b.mid
     -- provenance of the returned rows only
@@ -337,7 +347,7 @@ $$;
 comment on function pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
-    double precision, double precision, double precision, public.vector, double precision
+    double precision, double precision, double precision, public.vector, double precision, double precision
 ) is
 $$Searches the tenant's episodes, facts and rules. mode: hybrid (default; weighted RRF score =
 semantic_rrf_weight/(rrf_k + semantic_rank) + keyword_rrf_weight/(rrf_k + keyword_rank), a missing rank counting
@@ -354,6 +364,8 @@ scope: facts and rules of scope 'global' or scope, episodes of butler = scope; m
 rules by effective confidence. Ties: created_at DESC, id ASC. Returned memories get reference_count + 1 (not with
 as_of, bump_references => false, or in a read-only transaction). Memories imported from dated files
 (metadata.source_date) have their score multiplied by date_decay = exp(-ln 2 * age / date_half_life_days), 30 days
-by default; undated ones by 1. Provenance (pymem_private.memory_provenance): source_butler, session_id,
+by default; undated ones by 1. A query that names a period ("last week", "yesterday", "in May", "March 2025", an ISO
+date: pymem.memory_time_window(query, as_of or now)) has the score of each memory created in that period multiplied
+by 1 + time_boost (0.5 by default; 0 turns it off; in_time_window says which). Provenance (pymem_private.memory_provenance): source_butler, session_id,
 source_episode_id, source_path, stored_by, beside created_at and confidence.
 Example: select memory_type, content, score, relevance, stored_by from memory_search(query => 'Dr. Smith', "limit" => 5);$$;

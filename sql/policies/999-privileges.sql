@@ -150,7 +150,7 @@ pymem.memory_record_refusal(text, text, text, text),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
-    double precision, double precision, double precision, public.vector, double precision
+    double precision, double precision, double precision, public.vector, double precision, double precision
 )
 to pymem_app, pymem_analyst;
 
