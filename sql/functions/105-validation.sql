@@ -128,6 +128,54 @@ $$Returns the embedding (or NULL), or raises PM002 when it is not 384-dimensiona
 so large or so small that pgvector's single-precision cosine distance is NaN for it (its distance to itself).$$;
 
 
+create or replace function pymem_private.require_vector_batch(
+    memory_types text[],
+    memory_ids uuid[],
+    content_md5s text[],
+    embeddings public.vector[],
+    embedding_model text,
+    dimensions integer,
+    model text
+)
+returns integer
+language plpgsql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_n integer := pg_catalog.cardinality(memory_ids);
+begin
+    if v_n is null or pg_catalog.cardinality(memory_types) is distinct from v_n
+       or pg_catalog.cardinality(content_md5s) is distinct from v_n
+       or pg_catalog.cardinality(embeddings) is distinct from v_n then
+        raise exception 'memory_types, memory_ids, content_md5s and embeddings must have one element each per memory'
+            using errcode = 'PM002';
+    end if;
+    perform pymem_private.require_text('embedding_model', embedding_model, 200);
+    for i in 1 .. v_n loop
+        if embeddings[i] is null then
+            raise exception 'embeddings[%] must not be NULL', i using errcode = 'PM002';
+        end if;
+        perform pymem_private.require_vector(pg_catalog.format('embeddings[%s]', i), embeddings[i], dimensions, model);
+        if memory_types[i] is null or memory_types[i] not in ('episode', 'fact', 'rule') then
+            raise exception 'memory_types[%] must be episode, fact or rule, not %', i, pg_catalog.quote_nullable(memory_types[i])
+                using errcode = 'PM002';
+        end if;
+    end loop;
+    return v_n;
+end;
+$$;
+
+comment on function pymem_private.require_vector_batch(text[], uuid[], text[], public.vector[], text, integer, text) is
+$$The checks of a batch of vectors written back (memory_embedding_complete, memory_second_embedding_store): one
+type, id, MD5 and vector per memory, a model id, every vector usable (pymem_private.require_vector: `dimensions`
+of `model`) and every type episode, fact or rule; returns how many memories, else PM002 naming what is wrong.
+Example: select pymem_private.require_vector_batch(array['fact'], array[gen_random_uuid()], array['x'],
+array['[1,0,0]'::vector], 'm', 3, 'a toy model');$$;
+
+
 create or replace function pymem_private.tags_jsonb(tags text[])
 returns jsonb
 language plpgsql

@@ -138,26 +138,11 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
-    v_n integer := pg_catalog.cardinality(memory_ids);
     v_done integer;
 begin
-    if v_n is null or pg_catalog.cardinality(memory_types) is distinct from v_n
-       or pg_catalog.cardinality(content_md5s) is distinct from v_n
-       or pg_catalog.cardinality(embeddings) is distinct from v_n then
-        raise exception 'memory_types, memory_ids, content_md5s and embeddings must have one element each per memory'
-            using errcode = 'PM002';
-    end if;
-    perform pymem_private.require_text('embedding_model', embedding_model, 200);
-    for i in 1 .. v_n loop
-        if embeddings[i] is null then
-            raise exception 'embeddings[%] must not be NULL', i using errcode = 'PM002';
-        end if;
-        perform pymem_private.require_second_embedding(pg_catalog.format('embeddings[%s]', i), embeddings[i]);
-        if memory_types[i] is null or memory_types[i] not in ('episode', 'fact', 'rule') then
-            raise exception 'memory_types[%] must be episode, fact or rule, not %', i, pg_catalog.quote_nullable(memory_types[i])
-                using errcode = 'PM002';
-        end if;
-    end loop;
+    perform pymem_private.require_vector_batch(
+        memory_types, memory_ids, content_md5s, embeddings, embedding_model, 768, 'the second encoder, all-mpnet-base-v2'
+    );
     -- the memories are locked FOR SHARE first: an UPDATE of a text waits for this transaction (and its trigger
     -- then deletes the vector stored here), or this waits for it (and the MD5 below sees the new text)
     perform from pymem.episodes as e

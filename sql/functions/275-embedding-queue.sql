@@ -205,25 +205,13 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
-    v_n integer := pg_catalog.cardinality(memory_ids);
     v_done integer := 0;
     v_count integer;
     v_type text;
 begin
-    if v_n is null or pg_catalog.cardinality(memory_types) is distinct from v_n
-       or pg_catalog.cardinality(content_md5s) is distinct from v_n
-       or pg_catalog.cardinality(embeddings) is distinct from v_n then
-        raise exception 'memory_types, memory_ids, content_md5s and embeddings must have one element each per memory'
-            using errcode = 'PM002';
-    end if;
-    perform pymem_private.require_text('embedding_model', embedding_model, 200);
-    for i in 1 .. v_n loop
-        perform pymem_private.require_embedding('embedding', embeddings[i]);
-        if memory_types[i] is null or memory_types[i] not in ('episode', 'fact', 'rule') then
-            raise exception 'memory_types[%] must be episode, fact or rule, not %', i, pg_catalog.quote_nullable(memory_types[i])
-                using errcode = 'PM002';
-        end if;
-    end loop;
+    perform pymem_private.require_vector_batch(
+        memory_types, memory_ids, content_md5s, embeddings, embedding_model, 384, 'MiniLM-L6'
+    );
     -- one UPDATE per table named (one of three names, never the caller's text): each memory is written only when
     -- its text is still the one embedded and nothing embedded it meanwhile (of a memory named twice with its
     -- current MD5, the first); the queue trigger then takes it off the queue

@@ -161,6 +161,7 @@ pymem_private.require_range(text, double precision, double precision, double pre
 pymem_private.observed_moment(timestamptz),
 pymem_private.require_memory_type(text, text, text[]),
 pymem_private.require_vector(text, public.vector, integer, text),
+pymem_private.require_vector_batch(text[], uuid[], text[], public.vector[], text, integer, text),
 pymem_private.require_embedding(text, public.vector),
 pymem_private.require_second_embedding(text, public.vector),
 pymem_private.tags_jsonb(text[]),
