@@ -453,22 +453,29 @@ def store_second_vectors(
     assert stored == (len(rows),), stored
 
 
+def second_vectors(chat: Chat, second: EmbedderLike, cache_dir: Path | None) -> tuple[Any, Any]:
+    """The second encoder's vectors of the chat's turns and of its questions (computed before any transaction is
+    open: a long chat takes the model longer than a transaction may stay idle)."""
+    turns = embed_cached(second, [t.content for t in chat.turns], cache_dir=cache_dir, label=chat.id, progress=False)
+    questions = embed_cached(
+        second, [q.text for q in chat.questions], cache_dir=cache_dir, label=chat.id, progress=False
+    )
+    return turns, questions
+
+
 def second_figures(
     conn: psycopg.Connection[Any],
     chat: Chat,
     turn_of: dict[uuid.UUID, str],
     second: EmbedderLike,
-    cache_dir: Path | None,
+    vectors: tuple[Any, Any],
     question_vectors: Any,
     weights: Sequence[float],
 ) -> list[dict[str, Any]]:
     """The second encoder's figures per question (empty for one without evidence): it alone ("second_cosine"), and
     hybrid search with its leg, "hybrid_second" (of RRF weight w != 1: "hybrid_second_w"). Its vectors of the turns
-    are stored first, as the second embedding worker stores them."""
-    turns = embed_cached(second, [t.content for t in chat.turns], cache_dir=cache_dir, label=chat.id, progress=False)
-    questions = embed_cached(
-        second, [q.text for q in chat.questions], cache_dir=cache_dir, label=chat.id, progress=False
-    )
+    (second_vectors) are stored first, as the second embedding worker stores them."""
+    turns, questions = vectors
     store_second_vectors(conn, second, turn_of, chat, turns)
     ids = [t.id for t in chat.turns]
     out: list[dict[str, Any]] = []
@@ -483,6 +490,22 @@ def second_figures(
                 figures[name] = _scores(_search(conn, q, vector, turn_of, options), q.evidence)
         out.append(figures)
     return out
+
+
+def question_rows(chat: Chat) -> list[dict[str, Any]]:
+    """One row per question of the chat, with what it is (its figures are added to it)."""
+    return [
+        {
+            "chat": chat.id,
+            "split": chat.split,
+            "source": chat.source,
+            "question": q.id,
+            "kind": q.kind,
+            "off_topic": q.off_topic,
+            "evidence": len(q.evidence),
+        }
+        for q in chat.questions
+    ]
 
 
 def evaluate_chat(
@@ -504,25 +527,15 @@ def evaluate_chat(
     question_vectors = embed_cached(
         embedder, [q.text for q in chat.questions], cache_dir=cache_dir, label=f"{chat.id} questions", progress=False
     )
-    out: list[dict[str, Any]] = [
-        {
-            "chat": chat.id,
-            "split": chat.split,
-            "source": chat.source,
-            "question": q.id,
-            "kind": q.kind,
-            "off_topic": q.off_topic,
-            "evidence": len(q.evidence),
-        }
-        for q in chat.questions
-    ]
+    second_mine = second_vectors(chat, second, cache_dir) if second is not None else None
+    out = question_rows(chat)
     with conn.transaction(force_rollback=True):
         conn.execute("select set_config('pymem.tenant_id', %s, true)", (TENANT,))
         turn_of = store_chat(conn, chat, embedder, cache_dir)
-        if second is not None:
+        if second is not None and second_mine is not None:
             for row, figures in zip(
                 out,
-                second_figures(conn, chat, turn_of, second, cache_dir, question_vectors, second_weights),
+                second_figures(conn, chat, turn_of, second, second_mine, question_vectors, second_weights),
                 strict=True,
             ):
                 row.update(figures)
