@@ -94,22 +94,3 @@ def test_search_lifts_the_memories_of_the_period_a_query_names(as_tenant: Tenant
     assert [r["in_time_window"] for r in week] == [True, False]
     assert not any(r["in_time_window"] for r in plain + off)
     assert week[0]["score"] == pytest.approx(1.5 * off[[r["memory_id"] for r in off].index(recent)]["score"])
-
-
-def test_a_query_that_names_a_period_reads_the_candidate_lists_deeper(as_tenant: Tenant, embedder: Embedder) -> None:
-    """With a period, each candidate list is read at least 50 deep: a memory of the period below the search's
-    limit in every list is lifted into the results; without the lift (time_boost 0) it is not there."""
-    with as_tenant("acme") as conn:
-        for n in range(12):
-            store_episode(
-                conn, f"User: I cooked pasta with tomato sauce, batch {n}", "chat", embedder, observed_at=ago(40)
-            )
-        recent = store_episode(conn, "User: dinner was a pasta dish", "chat", embedder, observed_at=ago(7))
-        query = "what pasta did I cook last week"
-
-        def ids(**options: Any) -> list[Any]:
-            rows = call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), limit=3, **options)
-            return [r["memory_id"] for r in rows]
-
-        assert recent not in ids(time_boost=0)
-        assert recent in ids()

@@ -219,11 +219,6 @@ declare
     -- the period a time expression of the query names ("last week", "in May"), relative to the search's moment
     v_window_starts timestamptz;
     v_window_ends timestamptz;
-    -- how deep each candidate list reads: the limit, or at least WINDOW_DEPTH when the query names a period, so
-    -- that the memories of the period deeper in the lists can be lifted into the results (chosen on the train
-    -- chats: R@5 of the questions that name a period 0.438 -> 0.500)
-    v_depth integer;
-    v_window_depth constant integer := 50;
     -- no bump when reading history, when asked not to, or in a read-only transaction
     v_bump boolean := coalesce(bump_references, true) and as_of is null
         and pg_catalog.current_setting('transaction_read_only') = 'off';
@@ -243,7 +238,6 @@ begin
     if time_boost > 0 then
         select w.starts, w.ends into v_window_starts, v_window_ends from pymem.memory_time_window(query, v_at) as w;
     end if;
-    v_depth := case when v_window_starts is not null then greatest(v_limit, v_window_depth) else v_limit end;
     if vector_weight + keyword_weight = 0 then
         raise exception 'vector_weight and keyword_weight must not both be 0' using errcode = 'PM002';
     end if;
@@ -264,7 +258,7 @@ begin
                 (case
                     when v_rerank then s.relevance
                     when v_mode = 'hybrid' then pymem.memory_rrf_score(
-                        s.semantic_rank, s.keyword_rank, s.graph_rank, s.second_rank, v_depth + 1, rrf_k,
+                        s.semantic_rank, s.keyword_rank, s.graph_rank, s.second_rank, v_limit + 1, rrf_k,
                         semantic_rrf_weight, keyword_rrf_weight, graph_rrf_weight, v_second_weight
                     )
                     when v_mode = 'weighted'
@@ -307,7 +301,7 @@ begin
                     c.c_second_score as second_score,
                     coalesce(c.c_created_at >= v_window_starts and c.c_created_at < v_window_ends, false) as in_window
                 from pymem_private.memory_candidates(
-                    v_tenant, query, query_embedding, v_types, scope, v_depth, min_confidence, as_of,
+                    v_tenant, query, query_embedding, v_types, scope, v_limit, min_confidence, as_of,
                     v_mode <> 'keyword', v_mode <> 'semantic', graph_rrf_weight > 0,
                     -- the second leg runs when it counts (a weight of 0 leaves it out, as it does the graph leg)
                     case when v_mode <> 'keyword' and v_second_weight > 0 then second_query_embedding end
@@ -372,7 +366,6 @@ as_of, bump_references => false, or in a read-only transaction). Memories import
 (metadata.source_date) have their score multiplied by date_decay = exp(-ln 2 * age / date_half_life_days), 30 days
 by default; undated ones by 1. A query that names a period ("last week", "yesterday", "in May", "March 2025", an ISO
 date: pymem.memory_time_window(query, as_of or now)) has the score of each memory created in that period multiplied
-by 1 + time_boost (0.5 by default; 0 turns it off; in_time_window says which), and its candidate lists read at least
-50 deep (a missing rank then counts as that depth + 1). Provenance (pymem_private.memory_provenance): source_butler, session_id,
+by 1 + time_boost (0.5 by default; 0 turns it off; in_time_window says which). Provenance (pymem_private.memory_provenance): source_butler, session_id,
 source_episode_id, source_path, stored_by, beside created_at and confidence.
 Example: select memory_type, content, score, relevance, stored_by from memory_search(query => 'Dr. Smith', "limit" => 5);$$;
