@@ -69,20 +69,21 @@ def chat(conn: psycopg.Connection[Any], embedder: Embedder, second: Embedder) ->
     return ids
 
 
+def search_episodes(
+    conn: psycopg.Connection[Any], query: str, embedder: Embedder, second: Embedder | None, **options: Any
+) -> list[dict[str, Any]]:
+    """memory_search over episodes with the query's MiniLM embedding and, unless second is None, its second one."""
+    if second is not None:
+        options["second_query_embedding"] = second.embed(query)
+    return call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), types=["episode"], **options)
+
+
 def test_search_fuses_the_second_leg(as_tenant: Tenant, embedder: Embedder, second: Embedder) -> None:
     query = "when is the wedding?"
     with as_tenant("acme") as conn:
         ids = chat(conn, embedder, second)
-        rows = call(
-            conn,
-            "memory_search",
-            query=query,
-            query_embedding=embedder.embed(query),
-            second_query_embedding=second.embed(query),
-            types=["episode"],
-            limit=6,
-        )
-        without = call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), types=["episode"])
+        rows = search_episodes(conn, query, embedder, second, limit=6)
+        without = search_episodes(conn, query, embedder, None)
     assert rows[0]["memory_id"] == ids[TURNS[2]]  # the wedding, first by every leg
     assert all(r["second_rank"] is not None for r in rows)  # a chat this small: every turn is in every list
     assert all(r["second_rank"] is None for r in without)
@@ -100,16 +101,8 @@ def test_second_rrf_weight_zero_is_the_search_without_it(
     query = "what happened with my teeth"
     with as_tenant("acme") as conn:
         chat(conn, embedder, second)
-        zero = call(
-            conn,
-            "memory_search",
-            query=query,
-            query_embedding=embedder.embed(query),
-            second_query_embedding=second.embed(query),
-            second_rrf_weight=0.0,
-            types=["episode"],
-        )
-        plain = call(conn, "memory_search", query=query, query_embedding=embedder.embed(query), types=["episode"])
+        zero = search_episodes(conn, query, embedder, second, second_rrf_weight=0.0)
+        plain = search_episodes(conn, query, embedder, None)
     assert [(r["memory_id"], r["score"]) for r in zero] == [(r["memory_id"], r["score"]) for r in plain]
 
 
@@ -122,14 +115,7 @@ def test_the_leg_skips_vectors_of_another_model_and_of_another_text(
     superuser.execute("select * from pymem.memory_record_second_embedding_model('some-other-encoder')")
     query = "swimming"
     with as_tenant("acme") as conn:
-        other = call(
-            conn,
-            "memory_search",
-            query=query,
-            second_query_embedding=second.embed(query),
-            query_embedding=embedder.embed(query),
-            types=["episode"],
-        )
+        other = search_episodes(conn, query, embedder, second)
     assert all(r["second_rank"] is None for r in other)
     superuser.execute("select * from pymem.memory_record_second_embedding_model(%s)", (second.model_id,))
     # a vector whose MD5 is not its memory's text (written behind the API's back) is never used
@@ -137,14 +123,7 @@ def test_the_leg_skips_vectors_of_another_model_and_of_another_text(
         "update pymem.second_embeddings set content_md5 = md5('something else') where id = %s", (ids[TURNS[4]],)
     )
     with as_tenant("acme") as conn:
-        rows = call(
-            conn,
-            "memory_search",
-            query=query,
-            second_query_embedding=second.embed(query),
-            query_embedding=embedder.embed(query),
-            types=["episode"],
-        )
+        rows = search_episodes(conn, query, embedder, second)
     swim = next(r for r in rows if r["memory_id"] == ids[TURNS[4]])
     assert swim["second_rank"] is None and all(r["second_rank"] is not None for r in rows if r is not swim)
 
@@ -197,15 +176,7 @@ def test_a_tenant_reads_and_writes_only_its_own_vectors(
         assert store_vectors(conn, second, [("episode", i, t) for t, i in ids.items()]) == 0
         with pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
             conn.execute("delete from pymem.second_embeddings")
-        query = "Lisbon flights"
-        rows = call(
-            conn,
-            "memory_search",
-            query=query,
-            query_embedding=embedder.embed(query),
-            second_query_embedding=second.embed(query),
-        )
-        assert rows == []
+        assert search_episodes(conn, "Lisbon flights", embedder, second) == []
     owners = superuser.execute("select distinct tenant_id from pymem.second_embeddings").fetchall()
     assert owners == [("acme",)]
 
