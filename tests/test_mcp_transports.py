@@ -394,3 +394,30 @@ async def test_240_concurrent_http_calls_over_four_tenants_return_no_foreign_row
     for tenant in tenants:
         assert seen[tenant], tenant  # the reads did find something
         assert set(seen[tenant]) <= owned[tenant], tenant  # and only the tenant's own
+
+
+async def test_pymem_serve_with_the_second_encoder_records_it_and_its_worker_fills_the_vectors(
+    served_db: str, tmp_path: Path
+) -> None:
+    """PYMEM_SECOND_ENCODER=mpnet-qint8: `pymem serve` records the model, its worker (from 15 s after start) stores
+    the second vector of what the tools stored, and the tools answer with the leg on."""
+    params = stdio_params(served_db, "stdio-second", tmp_path)
+    params.env = {**(params.env or {}), "PYMEM_SECOND_ENCODER": "mpnet-qint8"}
+    async with Client(params) as client:
+        stored = await call(
+            client, "memory_store_fact", subject="ana", predicate="wedding", content="Ana marries in May"
+        )
+        with psycopg.connect(served_db, autocommit=True) as conn:
+            model = conn.execute("select pymem.memory_second_embedding_model()").fetchone()
+            row = None
+            with anyio.fail_after(90):
+                while row is None:
+                    await anyio.sleep(1)
+                    row = conn.execute(
+                        "select embedding_model, vector_dims(embedding) from pymem.second_embeddings where id = %s",
+                        (stored["memory_id"],),
+                    ).fetchone()
+        found = await call(client, "memory_search", query="when is Ana's wedding?", types=["fact"])
+    assert model == ("sentence-transformers/all-mpnet-base-v2@qint8",)
+    assert row == ("sentence-transformers/all-mpnet-base-v2@qint8", 768)
+    assert [h["memory_id"] for h in found["results"]] == [stored["memory_id"]]
