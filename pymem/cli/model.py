@@ -5,6 +5,7 @@ of the optional second encoder (all-mpnet-base-v2, PYMEM_SECOND_ENCODER) from it
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from pathlib import Path
@@ -158,13 +159,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _embed(args: argparse.Namespace, settings: Settings) -> int:
-    from pymem.embeddings import Embedder, make_embedder
+    from pymem.embeddings import make_embedder, make_second_embedder
 
-    embedder = (
-        Embedder(settings.second_encoder or "mpnet-qint8", model_dir=settings.model_dir)
-        if args.second
-        else (make_embedder(settings))
-    )
+    # --second: the configured second encoder, else the one a deployment would turn on
+    chosen = dataclasses.replace(settings, second_encoder=settings.second_encoder or "mpnet-qint8")
+    embedder = make_second_embedder(chosen) if args.second else make_embedder(settings)
+    assert embedder is not None
     vector = embedder.embed(args.text)
     print("[" + ",".join(f"{float(v):.8g}" for v in vector) + "]")
     return 0

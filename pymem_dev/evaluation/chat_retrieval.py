@@ -262,16 +262,7 @@ def _store_second_fact_vectors(
     """The second encoder's vector of every fact of the tenant, as its worker stores them."""
     rows = conn.execute("select id, content, md5(content) from pymem.facts order by id").fetchall()
     vectors = embed_cached(second, [r[1] for r in rows], cache_dir=cache_dir, label=label, progress=False)
-    conn.execute(
-        "select pymem.memory_second_embedding_store(%s, %s, %s, %s::public.vector[], %s)",
-        (
-            ["fact"] * len(rows),
-            [r[0] for r in rows],
-            [r[2] for r in rows],
-            [_vector(v) for v in vectors],
-            second.model_id,
-        ),
-    )
+    _second_store(conn, second, "fact", [(r[0], r[2]) for r in rows], list(vectors))
 
 
 def labelled_fact_recall(
@@ -433,6 +424,27 @@ def second_encoder() -> EmbedderLike | None:
     return Embedder(SECOND_ENCODER)
 
 
+def _second_store(
+    conn: psycopg.Connection[Any],
+    second: EmbedderLike,
+    kind: str,
+    rows: list[tuple[uuid.UUID, str]],
+    vectors: list[Any],
+) -> None:
+    """memory_second_embedding_store of (id, MD5 of its text) memories of one kind, every one stored."""
+    stored = conn.execute(
+        "select pymem.memory_second_embedding_store(%s, %s, %s, %s::public.vector[], %s)",
+        (
+            [kind] * len(rows),
+            [r[0] for r in rows],
+            [r[1] for r in rows],
+            [_vector(v) for v in vectors],
+            second.model_id,
+        ),
+    ).fetchone()
+    assert stored == (len(rows),), stored
+
+
 def store_second_vectors(
     conn: psycopg.Connection[Any], second: EmbedderLike, turn_of: dict[uuid.UUID, str], chat: Chat, vectors: Any
 ) -> None:
@@ -440,17 +452,9 @@ def store_second_vectors(
     memory_second_embedding_store, as the second embedding worker stores them."""
     position = {t.id: i for i, t in enumerate(chat.turns)}
     rows = conn.execute("select id, md5(content) from pymem.episodes order by id").fetchall()
-    stored = conn.execute(
-        "select pymem.memory_second_embedding_store(%s, %s, %s, %s::public.vector[], %s)",
-        (
-            ["episode"] * len(rows),
-            [r[0] for r in rows],
-            [r[1] for r in rows],
-            [_vector(vectors[position[turn_of[r[0]]]]) for r in rows],
-            second.model_id,
-        ),
-    ).fetchone()
-    assert stored == (len(rows),), stored
+    _second_store(
+        conn, second, "episode", [(r[0], r[1]) for r in rows], [vectors[position[turn_of[r[0]]]] for r in rows]
+    )
 
 
 def second_vectors(chat: Chat, second: EmbedderLike, cache_dir: Path | None) -> tuple[Any, Any]:
