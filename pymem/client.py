@@ -572,9 +572,12 @@ class MemoryClient(SqlClient):
         min_relevance: float | None = None,
         bump_references: bool | None = None,
         second_query_embedding: Vector = None,
+        focus_embedding: Vector = None,
+        min_focus: float | None = None,
     ) -> list[RecallHit]:
         """pymem.memory_recall: facts and rules by composite score (the weights of the butler named by scope),
-        those below the relevance floor (min_relevance, default the relevance model's) left out."""
+        those below the relevance floor (min_relevance, default the relevance model's) or, with focus_embedding
+        (the embedding of query_focus(topic)), failing the focus check (min_focus) left out."""
         return self._rows(
             RecallHit,
             "memory_recall",
@@ -585,7 +588,14 @@ class MemoryClient(SqlClient):
             min_relevance=("double precision", min_relevance),
             bump_references=("boolean", bump_references),
             second_query_embedding=("public.vector", second_query_embedding),
+            focus_embedding=("public.vector", focus_embedding),
+            min_focus=("double precision", min_focus),
         )
+
+    def query_focus(self, *, topic: str) -> str:
+        """pymem.memory_query_focus: the topic without the words that name a subject of the tenant's facts, the
+        text whose embedding is memory_recall's focus_embedding."""
+        return str(self._scalar("memory_query_focus", topic=("text", topic)))
 
     def second_embeddings_store(
         self, *, rows: Sequence[tuple[str, UUID, str]], embeddings: Sequence[np.ndarray], model_id: str
@@ -744,9 +754,11 @@ class MemoryClient(SqlClient):
         knowledge_limit: int | None = None,
         min_relevance: float | None = None,
         second_query_embedding: Vector = None,
+        focus_embedding: Vector = None,
     ) -> list[ContextCandidate]:
         """pymem.memory_context_candidates: the ranked candidates of the butler's blocks (the limits and the
-        relevance floor: the butler's unless given; the second encoder's leg when second_query_embedding is given)."""
+        relevance floor: the butler's unless given; the second encoder's leg when second_query_embedding is given;
+        recall's focus check when focus_embedding is given)."""
         return self._rows(
             ContextCandidate,
             "memory_context_candidates",
@@ -759,6 +771,7 @@ class MemoryClient(SqlClient):
             knowledge_limit=("integer", knowledge_limit),
             min_relevance=("double precision", min_relevance),
             second_query_embedding=("public.vector", second_query_embedding),
+            focus_embedding=("public.vector", focus_embedding),
         )
 
     def context_select(

@@ -274,6 +274,19 @@ async def _query_vectors(ctx: Context, text: str) -> tuple[np.ndarray | None, np
     return await _model_work(ctx, compute)
 
 
+async def _focus_vector(
+    ctx: Context, caller: Caller, tool: str, as_tenant: str | None, text: str, vector: np.ndarray | None
+) -> np.ndarray | None:
+    """The embedding of the question's focus for memory_recall's focus check: the text SQL leaves when it drops the
+    names of the tenant's subjects (memory_query_focus). None without the question's own embedding."""
+    if vector is None:
+        return None
+    focus = await _run(
+        ctx, caller, tool, SCOPE_READ, as_tenant, lambda db: db.query_focus(topic=text), references=_nothing
+    )
+    return vector if focus == text else await _embed(ctx, focus)
+
+
 @dataclass(frozen=True)
 class StoredText:
     """What the models compute for a text that is stored: its embedding, model id and token count."""
@@ -654,6 +667,7 @@ async def memory_recall(
     Updates the returned memories' reference counts. The weights are those of the butler named by
     scope (its butler.toml), else 0.4/0.3/0.2/0.1."""
     vector, second = await _query_vectors(ctx, topic)
+    focus = await _focus_vector(ctx, caller, "memory_recall", as_tenant, topic, vector)
     max_bytes = _runtime(ctx).max_result_bytes
     hits, left_out = await _run(
         ctx,
@@ -669,6 +683,7 @@ async def memory_recall(
                 query_embedding=vector,
                 min_relevance=min_relevance,
                 second_query_embedding=second,
+                focus_embedding=focus,
             ),
             max_bytes,
             tool_results.json_bytes(topic) + 512,

@@ -340,10 +340,13 @@ async def test_psql_recall_ranks_exactly_as_the_mcp_tool_for_the_same_butler(
             " query_embedding => %s, bump_references => false, min_relevance => 0)",
             ("what the user eats", embedder.embed("what the user eats")),
         ).fetchall()
+        # the tool's default: the relevance floor and the focus check (the embedding of the topic's focus)
+        focus = conn.execute("select pymem.memory_query_focus('what the user eats')").fetchone()[0]
+        assert focus == "what the eats"  # "user" names the subject of the facts
         floored = conn.execute(
             "select memory_id::text from pymem.memory_recall(topic => %s, scope => 'health',"
-            " query_embedding => %s, bump_references => false)",
-            ("what the user eats", embedder.embed("what the user eats")),
+            " query_embedding => %s, bump_references => false, focus_embedding => %s)",
+            ("what the user eats", embedder.embed("what the user eats"), embedder.embed(focus)),
         ).fetchall()
         default_weights = conn.execute(
             "select memory_id::text from pymem.memory_recall(topic => %s, scope => 'health', query_embedding => %s,"

@@ -291,11 +291,15 @@ def labelled_fact_recall(
                 )
             )
             ways += [("second_floor", None, True), ("second_no_floor", 0.0, True)]
-        for q, vector, second_vector in zip(chat.questions, vectors, seconds, strict=True):
+        focused = focus_vectors(conn, embedder, chat.questions, vectors)
+        for q, vector, second_vector, focus in zip(chat.questions, vectors, seconds, focused, strict=True):
             row: dict[str, Any] = {}
             wanted = {t for t in q.evidence if t in chat.facts}
             for name, floor, with_second in ways:
-                recalled = _recall(conn, q, vector, 10, floor, second_vector if with_second else None)
+                # the floor as served (the relevance floor and the focus check), and without either
+                recalled = _recall(
+                    conn, q, vector, 10, floor, second_vector if with_second else None, focus if floor is None else None
+                )
                 found = {turn_of.get(m) for m, _ in recalled}
                 row[f"facts_{name}@10_rows"] = len(found)
                 if wanted:
@@ -380,6 +384,20 @@ def _search(
     return [turn_of.get(r[0], "?") for r in rows]
 
 
+def focus_vectors(
+    conn: psycopg.Connection[Any], embedder: EmbedderLike, questions: list[Question], vectors: Any
+) -> list[Any]:
+    """Each question's focus embedding, as the server computes it for memory_recall's focus check: the embedding of
+    memory_query_focus(question) in the caller's tenant transaction (the question's own when that is the
+    question)."""
+    out: list[Any] = []
+    for q, vector in zip(questions, vectors, strict=True):
+        row = conn.execute("select pymem.memory_query_focus(%s)", (q.text,)).fetchone()
+        assert row is not None
+        out.append(vector if row[0] == q.text else embedder.embed_many([row[0]])[0])
+    return out
+
+
 def _recall(
     conn: psycopg.Connection[Any],
     q: Question,
@@ -387,15 +405,23 @@ def _recall(
     limit: int,
     min_relevance: float | None,
     second_vector: Any = None,
+    focus_vector: Any = None,
 ) -> list[tuple[uuid.UUID, uuid.UUID | None]]:
     """memory_recall's facts and rules in rank order: each one's id and the episode it was drawn from (None: not
     drawn from one). Asked now, not as of the question's date: consolidation stores its facts as of when it runs.
-    With second_vector, the second encoder's leg too."""
+    With second_vector, the second encoder's leg too; with focus_vector, the focus check."""
     rows = conn.execute(
         'select r.memory_id, r.source_episode_id from pymem.memory_recall(topic => %s, "limit" => %s,'
         " query_embedding => %s::public.vector, bump_references => false, min_relevance => %s,"
-        " second_query_embedding => %s::public.vector) as r",
-        (q.text, limit, _vector(vector), min_relevance, None if second_vector is None else _vector(second_vector)),
+        " second_query_embedding => %s::public.vector, focus_embedding => %s::public.vector) as r",
+        (
+            q.text,
+            limit,
+            _vector(vector),
+            min_relevance,
+            None if second_vector is None else _vector(second_vector),
+            None if focus_vector is None else _vector(focus_vector),
+        ),
     ).fetchall()
     return [(r[0], r[1]) for r in rows]
 
@@ -568,10 +594,13 @@ def evaluate_chat(
                 row[name] = _scores(_search(conn, q, vector, turn_of, options), q.evidence)
         if recall:
             consolidate_and_embed(conn, embedder, cache_dir)
-            for row, q, vector in zip(out, chat.questions, question_vectors, strict=True):
+            focused = focus_vectors(conn, embedder, chat.questions, question_vectors)
+            for row, q, vector, focus in zip(out, chat.questions, question_vectors, focused, strict=True):
+                # the floor as served (the relevance floor and the focus check), and without either
                 for floor_name, floor in (("floor", None), ("no_floor", 0.0)):
                     for limit in RECALL_LIMITS:
-                        drawn = [turn_of.get(e) for _, e in _recall(conn, q, vector, limit, floor) if e is not None]
+                        recalled = _recall(conn, q, vector, limit, floor, None, focus if floor is None else None)
+                        drawn = [turn_of.get(e) for _, e in recalled if e is not None]
                         key = f"recall_{floor_name}@{limit}"
                         if q.evidence:
                             row[key] = len(set(q.evidence) & set(drawn)) / len(q.evidence)

@@ -385,6 +385,7 @@ def recall_floor(
     dataset: Dataset,
     loaded: Loaded,
     vectors: QuestionVectors,
+    embedder: EmbedderLike | None = None,
     *,
     k: int = 10,
     progress: bool = True,
@@ -407,13 +408,19 @@ def recall_floor(
         }
         for label, floor in (("floor", None), ("no_floor", 0.0)):
             with tenant_transaction(conn, question.tenant, actor="pymem-eval"):
-                hits = MemoryClient(conn).recall(
+                client = MemoryClient(conn)
+                focus = None
+                if embedder is not None and floor is None:  # the focus check, as the server asks it
+                    text = client.query_focus(topic=question.query)
+                    focus = vectors[question.id] if text == question.query else embedder.embed_many([text])[0]
+                hits = client.recall(
                     topic=question.query,
                     scope=question.scope or None,
                     limit=k,
                     query_embedding=vectors[question.id],
                     min_relevance=floor,
                     bump_references=False,
+                    focus_embedding=focus,
                 )
             ranked = [loaded.keys.get(h.memory_id, f"?{h.memory_id}") for h in hits]
             returned[label].append(len(hits))

@@ -109,7 +109,7 @@ def run(
             min_keyword=min_keyword,
             progress=progress,
         )
-        figures["recall_floor"] = golden.recall_floor(conn, dataset, loaded, vectors, progress=progress)
+        figures["recall_floor"] = golden.recall_floor(conn, dataset, loaded, vectors, embedder, progress=progress)
         figures["token_efficiency"] = token_efficiency.run_token_efficiency(conn, dataset, loaded, vectors)
         figures["dataset"] = dataset_summary(dataset, dataset_path)
         figures["load_seconds"] = round(loaded.seconds, 1)

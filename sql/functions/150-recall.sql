@@ -19,7 +19,9 @@ create or replace function pymem.memory_recall(
     candidates integer default null,
     bump_references boolean default true,
     min_relevance double precision default null,
-    second_query_embedding public.vector default null
+    second_query_embedding public.vector default null,
+    focus_embedding public.vector default null,
+    min_focus double precision default null
 )
 returns table (
     memory_type text,
@@ -74,6 +76,11 @@ declare
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
     -- the relevance floor: below it a memory is not recalled, however important or recent
     v_min_relevance double precision;
+    -- the focus check (148-query-focus.sql): on when the caller embedded the question's focus
+    v_min_focus double precision;
+    v_focus_query tsquery;
+    v_focus text;
+    v_focus_on boolean := false;
     -- no bump when reading history, when asked not to, or in a read-only transaction
     v_bump boolean := coalesce(bump_references, true) and as_of is null
         and pg_catalog.current_setting('transaction_read_only') = 'off';
@@ -90,6 +97,7 @@ begin
     perform pymem_private.require_range('recency_half_life_days', recency_half_life_days, 0.001, 100000);
     perform pymem_private.require_read_options(scope, as_of);
     perform pymem_private.require_second_embedding('second_query_embedding', second_query_embedding);
+    perform pymem_private.require_embedding('focus_embedding', focus_embedding);
     v_min_relevance := pymem_private.require_range(
         'min_relevance',
         coalesce(
@@ -102,6 +110,23 @@ begin
         0,
         1
     );
+    -- a relevance floor of 0 keeps every candidate: the focus check is off too unless min_focus is given
+    v_min_focus := pymem_private.require_range(
+        'min_focus',
+        coalesce(
+            min_focus,
+            case when v_min_relevance = 0 then 0 end,
+            (select d.min_focus from pymem_private.focus_defaults() as d)
+        ),
+        0,
+        1
+    );
+    if focus_embedding is not null and v_min_focus > 0 then
+        v_focus := pymem.memory_query_focus(topic);
+        -- a topic that names no subject is its own focus: nothing to check
+        v_focus_query := pymem.memory_tsquery(v_focus);
+        v_focus_on := v_focus <> topic;
+    end if;
 
     return query
     with
@@ -154,6 +179,15 @@ begin
         left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
         -- memory_candidates is VOLATILE: a memory committed since this statement began is left out here
         where c.c_relevance >= v_min_relevance and coalesce(f.id, ru.id) is not null
+            and (
+                not v_focus_on
+                or pymem_private.focus_passes(
+                    1 - (coalesce(f.embedding, ru.embedding) operator (public.<=>) query_embedding),
+                    1 - (coalesce(f.embedding, ru.embedding) operator (public.<=>) focus_embedding),
+                    coalesce(f.search_vector, ru.search_vector) @@ v_focus_query,
+                    v_min_focus
+                )
+            )
         ) as t
         order by score desc, t.created_at desc, t.mid
         limit v_limit
@@ -183,7 +217,8 @@ $$;
 
 comment on function pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
-    double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector
+    double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector,
+    public.vector, double precision
 ) is
 $$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
 + w_recency*recency + w_confidence*effective_confidence) / (sum of weights). A weight left NULL is the one of the
@@ -196,7 +231,11 @@ adds candidates:
 cosine similarity, keyword score, ranks, share of the topic's words; the model of pymem.memory_relevance_model(),
 keyword variant when there is no query_embedding or mode is keyword); a memory below min_relevance is not recalled
 however important or recent (default: the floor of the butler the scope names, memory_butler_settings(scope).min_relevance,
-else the model's default_floor; 0 turns the floor off);
+else the model's default_floor; 0 turns the floor off); with focus_embedding (the embedding of
+memory_query_focus(topic): the topic without the names of the tenant's subjects) and a topic that names one, a
+memory is recalled only if it passes the focus check (pymem_private.focus_passes: cosine to the focus at least min_focus, default 0.225, or
+to the topic at least 0.65, or a word of the focus in its text; min_focus 0 turns it off, and so does a
+min_relevance of 0 unless min_focus is given);
 importance = importance/10
 (rules count as 5); recency = exp(-ln 2 * days since last_referenced_at, else created_at / recency_half_life_days);
 effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at), below min_confidence excluded.

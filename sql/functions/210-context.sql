@@ -102,7 +102,8 @@ create or replace function pymem_private.context_recalled_candidates(
     p_knowledge integer,
     p_recency_half_life_days double precision,
     p_min_relevance double precision,
-    p_second_embedding public.vector default null
+    p_second_embedding public.vector default null,
+    p_focus_embedding public.vector default null
 )
 returns table (
     section text,
@@ -158,7 +159,8 @@ begin
             candidates => v_depth,
             bump_references => false,
             min_relevance => context_recalled_candidates.p_min_relevance,
-            second_query_embedding => context_recalled_candidates.p_second_embedding
+            second_query_embedding => context_recalled_candidates.p_second_embedding,
+            focus_embedding => context_recalled_candidates.p_focus_embedding
         ) as r
     ),
     candidates as (
@@ -243,7 +245,7 @@ $$;
 
 comment on function pymem_private.context_recalled_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision, public.vector
+    integer, integer, integer, double precision, double precision, public.vector, public.vector
 ) is
 $$The System, Project and Knowledge candidates of memory_context_candidates, its arguments checked and resolved
 (the tenant, the scope, the weights, the three limits): memory_recall of the trigger prompt, candidates = "limit"
@@ -423,7 +425,8 @@ create or replace function pymem.memory_context_candidates(
     knowledge_limit integer default null,
     recency_half_life_days double precision default 30,
     min_relevance double precision default null,
-    second_query_embedding public.vector default null
+    second_query_embedding public.vector default null,
+    focus_embedding public.vector default null
 )
 returns table (
     section text,
@@ -502,7 +505,8 @@ begin
             v_w_relevance, v_w_importance, v_w_recency, v_w_confidence, v_system, v_project, v_knowledge,
             memory_context_candidates.recency_half_life_days,
             coalesce(memory_context_candidates.min_relevance, v_butler.min_relevance),
-            memory_context_candidates.second_query_embedding
+            memory_context_candidates.second_query_embedding,
+            memory_context_candidates.focus_embedding
         ) as c;
     end if;
 
@@ -520,7 +524,7 @@ $$;
 
 comment on function pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, integer, double precision, double precision, public.vector
+    integer, integer, integer, integer, double precision, double precision, public.vector, public.vector
 ) is
 $$The ranked candidates of a memory_context block, one row per memory, block by block, section_rank
 from 1: 'system' (the butler's standing rules: proven or established, and explicitly confirmed with memory_confirm
@@ -531,7 +535,9 @@ scope = its name, weights 0.4/0.3/0.2/0.1, limits 10/10/10/20 by default). Facts
 pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" =
 least(1000, max(3*(system_limit+project_limit+knowledge_limit), 30)), bump_references => false, min_relevance), so a
 score is the composite score of memory_recall and a fact or rule below the relevance floor (min_relevance,
-default the butler's floor, memory_butler_settings(butler).min_relevance, else the relevance model's) is never a candidate, except the butler's standing rules, which
+default the butler's floor, memory_butler_settings(butler).min_relevance, else the relevance model's) or failing the
+focus check (with focus_embedding, the embedding of memory_query_focus(trigger_prompt): memory_recall) is never a
+candidate, except the butler's standing rules, which
 follow the recalled ones in System with score 0. Episodes: of the butler's 3 x history_limit (at least 30) newest
 live ones (memory_recent_episodes), the history_limit best by score = (w_relevance * relevance + w_importance *
 importance/10 + w_recency * recency) / (w_relevance + w_importance + w_recency), relevance = the cosine similarity

@@ -200,8 +200,12 @@ to pymem_app, pymem_analyst;
 grant execute on function
 pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
-    double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector
+    double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector,
+    public.vector, double precision
 ),
+pymem.memory_query_focus(text),
+pymem_private.focus_defaults(),
+pymem_private.focus_passes(double precision, double precision, boolean, double precision),
 pymem.memory_get(text, uuid),
 pymem.memory_resolve_id(text, text),
 pymem.memory_confirm(text, uuid),
@@ -250,11 +254,11 @@ grant execute on function
 pymem.memory_recent_episodes(text, integer, uuid),
 pymem.memory_context_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, integer, double precision, double precision, public.vector
+    integer, integer, integer, integer, double precision, double precision, public.vector, public.vector
 ),
 pymem_private.context_recalled_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision, public.vector
+    integer, integer, integer, double precision, double precision, public.vector, public.vector
 ),
 pymem_private.context_history_candidates(
     text, text, public.vector, double precision, double precision, double precision, integer, double precision
