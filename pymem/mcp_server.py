@@ -274,17 +274,39 @@ async def _query_vectors(ctx: Context, text: str) -> tuple[np.ndarray | None, np
     return await _model_work(ctx, compute)
 
 
-async def _focus_vector(
-    ctx: Context, caller: Caller, tool: str, as_tenant: str | None, text: str, vector: np.ndarray | None
-) -> np.ndarray | None:
-    """The embedding of the question's focus for memory_recall's focus check: the text SQL leaves when it drops the
-    names of the tenant's subjects (memory_query_focus). None without the question's own embedding."""
+async def _recall_vectors(
+    ctx: Context, caller: Caller, as_tenant: str | None, topic: str
+) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """memory_recall's query vectors: the topic's embedding, its second embedding (_query_vectors) and the embedding
+    of its focus for the focus check (the text SQL leaves when it drops the names of the tenant's subjects:
+    memory_query_focus; None without the topic's own embedding). SQL's focus is asked while the topic is embedded."""
+    found: dict[str, Any] = {}
+
+    async def vectors() -> None:
+        found["vectors"] = await _query_vectors(ctx, topic)
+
+    async def focus() -> None:
+        found["focus"] = await _run(
+            ctx,
+            caller,
+            "memory_recall",
+            SCOPE_READ,
+            as_tenant,
+            lambda db: db.query_focus(topic=topic),
+            references=_nothing,
+        )
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(vectors)
+            group.start_soon(focus)
+    except BaseExceptionGroup as failed:  # a tool error (a scope the caller lacks, ...) as the tool would raise it
+        raise failed.exceptions[0] from None
+    vector, second = found["vectors"]
     if vector is None:
-        return None
-    focus = await _run(
-        ctx, caller, tool, SCOPE_READ, as_tenant, lambda db: db.query_focus(topic=text), references=_nothing
-    )
-    return vector if focus == text else await _embed(ctx, focus)
+        return None, None, None
+    text = found["focus"]
+    return vector, second, (vector if text == topic else await _embed(ctx, text))
 
 
 @dataclass(frozen=True)
@@ -666,8 +688,7 @@ async def memory_recall(
     floor are not recalled however important or recent. Each result carries its provenance.
     Updates the returned memories' reference counts. The weights are those of the butler named by
     scope (its butler.toml), else 0.4/0.3/0.2/0.1."""
-    vector, second = await _query_vectors(ctx, topic)
-    focus = await _focus_vector(ctx, caller, "memory_recall", as_tenant, topic, vector)
+    vector, second, focus = await _recall_vectors(ctx, caller, as_tenant, topic)
     max_bytes = _runtime(ctx).max_result_bytes
     hits, left_out = await _run(
         ctx,
