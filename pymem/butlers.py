@@ -5,6 +5,7 @@ written into the database, where the SQL functions read them.
     episode_ttl_days = 7              # lifetime of the episodes the butler stores
     score_weights = { relevance = 0.4, importance = 0.3, recency = 0.2, confidence = 0.1 }
     min_relevance = 0.02              # relevance floor of recall and context (default: the relevance model's)
+    min_focus = 0.225                 # focus check of recall (0: off, for a butler whose topics are tasks)
 
     [context]                         # memory_context
     token_budget = 3000
@@ -52,6 +53,7 @@ _TOP = {
     "scope": ("scope", str),
     "episode_ttl_days": ("episode_ttl_days", float),
     "min_relevance": ("min_relevance", float),
+    "min_focus": ("min_focus", float),
 }
 _WEIGHTS = {k: (f"w_{k}", float) for k in ("relevance", "importance", "recency", "confidence")}
 _CONTEXT = {"token_budget": ("context_token_budget", int)}

@@ -839,7 +839,7 @@ class MemoryClient(SqlClient):
         """pymem.memory_butler_configure: every setting of a butler (those not given take their defaults).
         settings: scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl_days,
         context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
-        max_history, max_knowledge, min_relevance."""
+        max_history, max_knowledge, min_relevance, min_focus."""
         unknown = sorted(set(settings) - set(BUTLER_SETTING_TYPES))
         if unknown:
             raise TypeError(f"unknown butler settings: {', '.join(unknown)}")
@@ -874,4 +874,5 @@ BUTLER_SETTING_TYPES = {
     "max_history": "bigint",
     "max_knowledge": "bigint",
     "min_relevance": "double precision",
+    "min_focus": "double precision",
 }

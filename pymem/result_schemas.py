@@ -314,3 +314,4 @@ class ButlerSettings(BaseModel):
     source: str | None
     updated_at: datetime | None
     min_relevance: float | None = None
+    min_focus: float | None = None

@@ -15,6 +15,7 @@ import pytest
 
 from pymem import butlers
 from pymem.client import MemoryClient
+from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
 from pymem.result_schemas import ButlerSettings
 from tests.conftest import AppConnect, Tenant, connect_as
@@ -40,6 +41,7 @@ SETTINGS = (
     "max_knowledge",
     "source",
     "min_relevance",
+    "min_focus",
 )
 DEFAULTS: Row = {
     "w_relevance": 0.4,
@@ -58,6 +60,7 @@ DEFAULTS: Row = {
     "max_knowledge": 20,
     "source": None,
     "min_relevance": None,
+    "min_focus": None,
 }
 HEALTH: Row = {
     "scope": "wellbeing",
@@ -77,6 +80,7 @@ HEALTH: Row = {
     "max_knowledge": 6,
     "source": "/etc/butlers/health/butler.toml",
     "min_relevance": 0.05,
+    "min_focus": 0.3,
 }
 
 
@@ -188,6 +192,8 @@ def test_the_typed_client_round_trip(as_tenant: Tenant) -> None:
         ({"min_relevance": 1.5}, "min_relevance must be between 0 and 1"),
         ({"min_relevance": -0.01}, "min_relevance must be between 0 and 1"),
         ({"min_relevance": float("nan")}, "min_relevance must be between 0 and 1"),
+        ({"min_focus": 1.5}, "min_focus must be between 0 and 1"),
+        ({"min_focus": -0.01}, "min_focus must be between 0 and 1"),
     ],
 )
 def test_each_range_error_names_its_key_and_writes_nothing(
@@ -428,8 +434,41 @@ def test_recall_and_context_use_the_relevance_floor_of_the_butler(as_tenant: Ten
         assert call_one(conn, "memory_butler_settings", name="health")["min_relevance"] == 1
 
 
+def test_recall_uses_the_focus_check_of_the_butler(as_tenant: Tenant, embedder: Embedder) -> None:
+    """A butler's min_focus is the focus check of memory_recall with its scope (NULL: the default; 0: off; an
+    explicit min_focus overrides it): a butler whose topics are tasks can keep what bears on them by inference."""
+    facts = {"The user is allergic to peanuts", "The user lives in Berlin"}
+    topic = "What car does the user drive?"
+    with as_tenant("acme") as conn:
+        for n, content in enumerate(sorted(facts)):
+            store_fact(conn, "user", f"fact{n}", content, embedder)
+        focus = conn.execute("select pymem.memory_query_focus(%s)", (topic,)).fetchone()[0]
+
+        def recalled(**arguments: Any) -> set[str]:
+            rows = call(
+                conn,
+                "memory_recall",
+                topic=topic,
+                scope="chef",
+                query_embedding=embedder.embed(topic),
+                focus_embedding=embedder.embed(focus),
+                min_relevance=0.001,
+                **arguments,
+            )
+            return {r["content"] for r in rows}
+
+        assert recalled() == set()  # the default check
+        configure(conn, "chef", min_focus=0)
+        assert recalled() == facts
+        assert recalled(min_focus=0.225) == set()
+        configure(conn, "chef", min_focus=0.225)
+        assert recalled() == set()
+        assert call_one(conn, "memory_butler_settings", name="chef")["min_focus"] == 0.225
+
+
 def test_a_butler_file_sets_the_floor() -> None:
     assert butlers.parse_butler("health", "min_relevance = 0.05\n").settings == {"min_relevance": 0.05}
+    assert butlers.parse_butler("health", "min_focus = 0\n").settings == {"min_focus": 0.0}
     with pytest.raises(InvalidArgumentError, match="min_relevance must be a number"):
         butlers.parse_butler("health", 'min_relevance = "low"\n')
 
@@ -565,7 +604,7 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     path = write(
         tmp_path,
         "health",
-        "scope = 'wellbeing'\nepisode_ttl_days = 3.5\nmin_relevance = 0.05\n"
+        "scope = 'wellbeing'\nepisode_ttl_days = 3.5\nmin_relevance = 0.05\nmin_focus = 0\n"
         "score_weights = { relevance = 0.6, importance = 0.2, recency = 0.1, confidence = 0.1 }\n"
         "[context]\ntoken_budget = 1200\nquotas = { system = 0.1, project = 0.3, history = 0.2, knowledge = 0.4 }\n"
         "max_items = { system = 4, project = 5, history = 0, knowledge = 6 }\n",
@@ -573,7 +612,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     env = base_env(PYMEM_DSN=db_dsn)
     line = (
         "health: scope wellbeing, weights 0.6/0.2/0.1/0.1 (relevance/importance/recency/confidence),"
-        " relevance floor 0.05, episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and max items"
+        " relevance floor 0.05, focus check 0, episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and"
+        " max items"
         f" 4/5/0/6 (system/project/history/knowledge) ({path})"
     )
     synced = run_cli("butler", "sync", "--tenant", "acme", "--dir", str(tmp_path), env=env).stdout
@@ -585,6 +625,7 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
         scope="wellbeing",
         episode_ttl_days=3.5,
         min_relevance=0.05,
+        min_focus=0.0,
         w_relevance=0.6,
         w_importance=0.2,
         w_recency=0.1,
@@ -604,8 +645,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     assert run_cli("butler", "show", "health", "--tenant", "acme", env=env).stdout.splitlines() == [line]
     assert run_cli("butler", "show", "finance", "--tenant", "acme", env=env).stdout.splitlines() == [
         "finance: scope finance, weights 0.4/0.3/0.2/0.1 (relevance/importance/recency/confidence),"
-        " relevance floor the model's, episode TTL 7 days, context 3000 tokens, quotas 0.15/0.25/0.2/0.4 and max"
-        " items 10/10/10/20"
+        " relevance floor the model's, focus check the default, episode TTL 7 days, context 3000 tokens, quotas"
+        " 0.15/0.25/0.2/0.4 and max items 10/10/10/20"
         " (system/project/history/knowledge) (defaults)"
     ]
     assert run_cli("butler", "show", "--tenant", "globex", env=env).stdout.splitlines() == [

@@ -54,7 +54,16 @@ def fill(conn: psycopg.Connection[Any], embedder: Embedder) -> dict[str, Any]:
     call(conn, "memory_mark_harmful", rule_id=greet)
     old_rule = store_rule(conn, "Answer in French", embedder)
     call(conn, "memory_forget", type="rule", id=old_rule)
-    call(conn, "memory_butler_configure", butler="health", w_recency=0.3, w_relevance=0.3, context_token_budget=2000)
+    call(
+        conn,
+        "memory_butler_configure",
+        butler="health",
+        w_recency=0.3,
+        w_relevance=0.3,
+        context_token_budget=2000,
+        min_relevance=0.05,
+        min_focus=0,
+    )
     return {"city": city, "inferred": inferred, "greet": greet}
 
 

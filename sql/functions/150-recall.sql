@@ -116,6 +116,7 @@ begin
         coalesce(
             min_focus,
             case when v_min_relevance = 0 then 0 end,
+            v_butler.min_focus,
             (select d.min_focus from pymem_private.focus_defaults() as d)
         ),
         0,
@@ -234,8 +235,9 @@ however important or recent (default: the floor of the butler the scope names, m
 else the model's default_floor; 0 turns the floor off); with focus_embedding (the embedding of
 memory_query_focus(topic): the topic without the names of the tenant's subjects) and a topic that names one, a
 memory is recalled only if it passes the focus check (pymem_private.focus_passes: cosine to the focus at least min_focus, default 0.225, or
-to the topic at least 0.65, or a word of the focus in its text; min_focus 0 turns it off, and so does a
-min_relevance of 0 unless min_focus is given);
+to the topic at least 0.65, or a word of the focus in its text; min_focus default the butler's,
+memory_butler_settings(scope).min_focus, else 0.225; 0 turns it off, and so does a relevance floor of 0 unless
+min_focus is given);
 importance = importance/10
 (rules count as 5); recency = exp(-ln 2 * days since last_referenced_at, else created_at / recency_half_life_days);
 effective_confidence = confidence * exp(-decay_rate * days since last_confirmed_at), below min_confidence excluded.

@@ -280,7 +280,7 @@ grant select, insert on pymem.butler_settings to pymem_app;
 grant update (
     scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl, context_token_budget, source, updated_at,
     quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project, max_history, max_knowledge,
-    min_relevance
+    min_relevance, min_focus
 ) on pymem.butler_settings to pymem_app;
 grant execute on function pymem_private.delete_butler_settings(text) to pymem_app;
 grant select on pymem.butler_settings to pymem_analyst, pymem_admin;
@@ -288,7 +288,7 @@ grant execute on function
 pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
     bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text,
-    double precision
+    double precision, double precision
 ),
 pymem.memory_butler_remove(text)
 to pymem_app;
