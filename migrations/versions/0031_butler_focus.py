@@ -28,8 +28,8 @@ set local role pymem_owner;
 
 drop function if exists pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
-    bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text,
-    double precision
+    bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint,
+    text, double precision
 );
 drop function if exists pymem.memory_butler_settings(text);
 
