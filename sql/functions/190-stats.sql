@@ -40,81 +40,92 @@ declare
 begin
     perform pymem_private.require_range('min_confidence', min_confidence, 0, 1);
     perform pymem_private.require_read_options(scope, null);
+    -- one pass over each table, reading only the columns counted (the rows' content and vectors stay on disk:
+    -- "select *" CTEs copied them, 0.33 s at 100k memories)
     return query
     with
     f as (
-        select * from pymem.facts as f
+        select
+            pg_catalog.count(*) as total,
+            pg_catalog.count(*) filter (where f.validity = 'active') as active,
+            pg_catalog.count(*) filter (
+                where f.validity = 'active'
+                    -- the inlined formula (search's filters use it too): no function call per row
+                    and pymem_private.decayed_confidence(
+                        f.confidence, f.decay_rate, f.last_confirmed_at, pg_catalog.now()
+                    ) < memory_stats.min_confidence
+            ) as fading,
+            pg_catalog.count(*) filter (where f.validity = 'superseded') as superseded,
+            pg_catalog.count(*) filter (where f.validity = 'retracted') as retracted,
+            pg_catalog.count(*) filter (where f.validity = 'expired') as expired,
+            pg_catalog.count(*) filter (where f.validity = 'pending_review') as pending_review,
+            pg_catalog.count(*) filter (where f.validity = 'active' and f.embedding is null) as unembedded,
+            pg_catalog.array_agg(distinct f.embedding_model) filter (where f.embedding_model is not null) as models
+        from pymem.facts as f
         where f.tenant_id = v_tenant and (memory_stats.scope is null or f.scope in ('global', memory_stats.scope))
     ),
     r as (
-        select * from pymem.rules as r
+        select
+            pg_catalog.count(*) as total,
+            pg_catalog.count(*) filter (
+                where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'candidate'
+            ) as candidate,
+            pg_catalog.count(*) filter (
+                where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'established'
+            ) as established,
+            pg_catalog.count(*) filter (
+                where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'proven'
+            ) as proven,
+            pg_catalog.count(*) filter (
+                where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'anti_pattern'
+            ) as anti_pattern,
+            pg_catalog.count(*) filter (where r.forgotten_at is not null) as forgotten,
+            pg_catalog.count(*) filter (
+                where r.forgotten_at is null and r.review_state = 'pending_review'
+            ) as pending_review,
+            pg_catalog.count(*) filter (where r.forgotten_at is null and r.embedding is null) as unembedded,
+            pg_catalog.array_agg(distinct r.embedding_model) filter (where r.embedding_model is not null) as models
+        from pymem.rules as r
         where r.tenant_id = v_tenant and (memory_stats.scope is null or r.scope in ('global', memory_stats.scope))
     ),
     e as (
-        select * from pymem.episodes as e
-        where e.tenant_id = v_tenant and (memory_stats.scope is null or e.butler = memory_stats.scope)
+        select
+            e.*,
+            e.forgotten_at is null and (e.expires_at is null or e.expires_at > pg_catalog.now()) as live
+        from (
+            select
+                e.forgotten_at, e.expires_at, e.consolidated, e.created_at, e.embedding is null as unembedded,
+                e.embedding_model
+            from pymem.episodes as e
+            where e.tenant_id = v_tenant and (memory_stats.scope is null or e.butler = memory_stats.scope)
+        ) as e
     ),
-    live_episodes as (
-        select * from e
-        where e.forgotten_at is null and (e.expires_at is null or e.expires_at > pg_catalog.now())
+    ep as (
+        select
+            pg_catalog.count(*) as total,
+            pg_catalog.count(*) filter (where e.live and not e.consolidated) as unconsolidated,
+            pg_catalog.count(*) filter (where e.forgotten_at is null and e.expires_at <= pg_catalog.now()) as expired,
+            pg_catalog.count(*) filter (where e.forgotten_at is not null) as forgotten,
+            pg_catalog.now() - pg_catalog.min(e.created_at) filter (where e.live and not e.consolidated) as backlog_age,
+            pg_catalog.count(*) filter (where e.live and e.unembedded) as unembedded,
+            pg_catalog.array_agg(distinct e.embedding_model) filter (where e.embedding_model is not null) as models
+        from e
     )
     select
-        (select pg_catalog.count(*) from f),
-        (select pg_catalog.count(*) from f where f.validity = 'active'),
-        (
-            select pg_catalog.count(*) from f
-            where f.validity = 'active'
-              and pymem.memory_effective_confidence(f.confidence, f.decay_rate, f.last_confirmed_at, pg_catalog.now())
-              < memory_stats.min_confidence
-        ),
-        (select pg_catalog.count(*) from f where f.validity = 'superseded'),
-        (select pg_catalog.count(*) from f where f.validity = 'retracted'),
-        (select pg_catalog.count(*) from f where f.validity = 'expired'),
-        (select pg_catalog.count(*) from r),
-        (
-            select pg_catalog.count(*) from r
-            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'candidate'
-        ),
-        (
-            select pg_catalog.count(*) from r
-            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'established'
-        ),
-        (
-            select pg_catalog.count(*) from r
-            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'proven'
-        ),
-        (
-            select pg_catalog.count(*) from r
-            where r.forgotten_at is null and r.review_state = 'approved' and r.maturity = 'anti_pattern'
-        ),
-        (select pg_catalog.count(*) from r where r.forgotten_at is not null),
-        (select pg_catalog.count(*) from e),
-        (select pg_catalog.count(*) from live_episodes as l where not l.consolidated),
-        (
-            select pg_catalog.count(*) from e
-            where e.forgotten_at is null and e.expires_at <= pg_catalog.now()
-        ),
-        (select pg_catalog.count(*) from e where e.forgotten_at is not null),
-        (select pg_catalog.now() - pg_catalog.min(l.created_at) from live_episodes as l where not l.consolidated),
-        (
-            (select pg_catalog.count(*) from f where f.validity = 'active' and f.embedding is null)
-            + (select pg_catalog.count(*) from r where r.forgotten_at is null and r.embedding is null)
-            + (select pg_catalog.count(*) from live_episodes as l where l.embedding is null)
-        ),
+        f.total, f.active, f.fading, f.superseded, f.retracted, f.expired,
+        r.total, r.candidate, r.established, r.proven, r.anti_pattern, r.forgotten,
+        ep.total, ep.unconsolidated, ep.expired, ep.forgotten, ep.backlog_age,
+        f.unembedded + r.unembedded + ep.unembedded,
         (
             select coalesce(pg_catalog.array_agg(distinct m.model order by m.model), '{}')
-            from (
-                select f.embedding_model as model from f where f.embedding_model is not null
-                union all
-                select r.embedding_model from r where r.embedding_model is not null
-                union all
-                select e.embedding_model from e where e.embedding_model is not null
-            ) as m
+            from pg_catalog.unnest(
+                coalesce(f.models, '{}') || coalesce(r.models, '{}') || coalesce(ep.models, '{}')
+            ) as m (model)
         ),
-        (select pg_catalog.count(*) from f where f.validity = 'pending_review'),
-        (select pg_catalog.count(*) from r where r.forgotten_at is null and r.review_state = 'pending_review'),
+        f.pending_review, r.pending_review,
         (select pg_catalog.count(*) from pymem.embedding_queue as q where q.tenant_id = v_tenant),
-        (select pg_catalog.count(*) from pymem.embedding_failures as x where x.tenant_id = v_tenant);
+        (select pg_catalog.count(*) from pymem.embedding_failures as x where x.tenant_id = v_tenant)
+    from f cross join r cross join ep;
 end;
 $$;
 
