@@ -81,9 +81,15 @@ class ScheduledWork:
         return self.clock() - self._last_check
 
     def run(self, stop: threading.Event) -> None:
-        """Work after `delay` seconds (at once by default), then whenever due, until stop is set. A failed run is
-        logged and retried at the next poll: the worker outlives a database restart."""
-        self._last_check = self.clock() - self.interval + self.delay
+        """Work after `delay` seconds (at once by default), then whenever due, until stop is set. Nothing happens
+        before the delay, not even a look at what is due: a write counter already past its threshold (any database
+        with 10,000 rows written since its statistics were reset) used to start an index health check at the first
+        poll of every `pymem serve`, beside its first calls, and the check ran on in the database after a short-lived
+        server had exited. A failed run is logged and retried at the next poll: the worker outlives a database
+        restart."""
+        if self.delay and stop.wait(self.delay):
+            return
+        self._last_check = self.clock() - self.interval
         while not stop.is_set():
             try:
                 reason = self.due()

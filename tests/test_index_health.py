@@ -25,7 +25,7 @@ from pymem.cli.serve import start_workers
 from pymem.config import Settings
 from pymem.consolidation_worker import ConsolidationWorker
 from pymem.embeddings import Embedder
-from pymem.index_worker import IndexWorker
+from pymem.index_worker import IndexWorker, rows_written
 from pymem.tenancy import admin_transaction
 from tests.conftest import Tenant, app_dsn_for
 from tests.sqlapi import call
@@ -365,6 +365,34 @@ def test_pymem_serve_starts_the_workers_with_a_login_that_can_rebuild(db_dsn: st
     finally:
         for worker in only:
             worker.stop()
+
+
+def test_a_worker_looks_at_nothing_before_its_delay(db_dsn: str, centres: np.ndarray) -> None:
+    """pymem serve's workers wait a minute: with more rows written than their thresholds (a database with a
+    history), they used to check at their first poll, beside the server's first calls (`make bench-100k`: each
+    short-lived server left an index health check running in the database, and the next start was slower)."""
+    bulk_facts(db_dsn, {"big": synthetic(centres, 300, 1)})
+    looked: list[str] = []
+
+    class Watched(IndexWorker):
+        def due(self) -> str | None:
+            looked.append("due")
+            return super().due()
+
+    worker = Watched(dsn=db_dsn, interval=3600, writes=10, poll=0.05, delay=60)
+    consolidation = ConsolidationWorker(dsn=db_dsn, embedder=None, interval=3600, episodes=1, poll=0.05, delay=60)
+    assert rows_written(db_dsn) >= 300
+    started = [worker.start(), consolidation.start()]
+    time.sleep(1)
+    for _, stop in started:
+        stop.set()
+    for thread, _ in started:
+        thread.join(timeout=5)
+        assert not thread.is_alive()  # stopped during its delay
+    assert looked == [] and worker.checks == [] and consolidation.runs == []
+    # without a delay the writes are due at the first poll
+    eager = Watched(dsn=db_dsn, interval=3600, writes=10, poll=0.05)
+    assert eager.due() is not None
 
 
 def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
