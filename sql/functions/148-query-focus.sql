@@ -71,7 +71,8 @@ return row(0.225::double precision, 0.65::double precision);
 comment on function pymem_private.focus_defaults() is
 $$The focus check's defaults: min_focus 0.225 (cosine of a memory to the focus of the question) and focus_bypass
 0.65 (cosine to the whole question that passes without it). Chosen on the train questions of the golden set and
-of the conversational set (docs/evaluation.md, "The focus check"), never on test.$$;
+of the conversational set (docs/evaluation.md, "The focus check"), never on test.
+Example: select * from pymem_private.focus_defaults();  -- 0.225, 0.65$$;
 
 
 create or replace function pymem_private.focus_passes(
