@@ -143,7 +143,10 @@ async def session(client: Client, out: TextIO) -> None:
     recalled_ids = {hit["memory_id"] for hit in recalled["results"]}
     for hit in everything["results"]:
         if hit["memory_id"] not in recalled_ids:
-            print(f"  not recalled, relevance {hit['relevance']:.4f} is below the floor: {hit['content']}", file=out)
+            # left out by the relevance floor or by the focus check (the demo's topic names the user, a subject)
+            print(
+                f"  not recalled (floor or focus check), relevance {hit['relevance']:.4f}: {hit['content']}", file=out
+            )
 
     print(file=out)
     block = await _call(client, out, "memory_context", trigger_prompt=PROMPT, butler="health", token_budget=400)
