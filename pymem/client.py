@@ -754,11 +754,9 @@ class MemoryClient(SqlClient):
         knowledge_limit: int | None = None,
         min_relevance: float | None = None,
         second_query_embedding: Vector = None,
-        focus_embedding: Vector = None,
     ) -> list[ContextCandidate]:
         """pymem.memory_context_candidates: the ranked candidates of the butler's blocks (the limits and the
-        relevance floor: the butler's unless given; the second encoder's leg when second_query_embedding is given;
-        recall's focus check when focus_embedding is given)."""
+        relevance floor: the butler's unless given; the second encoder's leg when second_query_embedding is given)."""
         return self._rows(
             ContextCandidate,
             "memory_context_candidates",
@@ -771,7 +769,6 @@ class MemoryClient(SqlClient):
             knowledge_limit=("integer", knowledge_limit),
             min_relevance=("double precision", min_relevance),
             second_query_embedding=("public.vector", second_query_embedding),
-            focus_embedding=("public.vector", focus_embedding),
         )
 
     def context_select(

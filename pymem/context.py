@@ -142,7 +142,6 @@ def build_context(
     query_embedding: np.ndarray | None = None,
     count_tokens: Callable[[str], int] = token_counts.count_tokens,
     second_query_embedding: np.ndarray | None = None,
-    focus_embedding: np.ndarray | None = None,
 ) -> ContextBlock:
     """The context block of butler for trigger_prompt (see the module docstring): two SQL calls in the
     caller's tenant transaction, with the token counts of the rendered lines passed from one to the other."""
@@ -155,7 +154,6 @@ def build_context(
         butler=butler,
         query_embedding=query_embedding,
         second_query_embedding=second_query_embedding,
-        focus_embedding=focus_embedding,
     )
     lines = {c.memory_id: render_item(c) for c in candidates}
     # each line with the newline that joins it to the next: the length floor (token_counts) counts every byte

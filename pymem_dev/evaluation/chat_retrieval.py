@@ -390,11 +390,12 @@ def focus_vectors(
     """Each question's focus embedding, as the server computes it for memory_recall's focus check: the embedding of
     memory_query_focus(question) in the caller's tenant transaction (the question's own when that is the
     question)."""
+    from pymem.client import MemoryClient
+
     out: list[Any] = []
     for q, vector in zip(questions, vectors, strict=True):
-        row = conn.execute("select pymem.memory_query_focus(%s)", (q.text,)).fetchone()
-        assert row is not None
-        out.append(vector if row[0] == q.text else embedder.embed_many([row[0]])[0])
+        focus = MemoryClient(conn).query_focus(topic=q.text)
+        out.append(vector if focus == q.text else embedder.embed_many([focus])[0])
     return out
 
 
