@@ -336,3 +336,113 @@ def test_term_frequency_is_exact_up_to_the_256_positions_a_tsvector_keeps(as_ten
         stripped = conn.execute("select pymem_private.bm25_term(strip('w:1,2,3'), 'w', 2.0, 1.0)").fetchone()
         assert absent == (0.0,)
         assert stripped is not None and stripped[0] == pytest.approx(2.0 * 1.9 / (1 + 1.0))
+
+
+def _top(conn: psycopg.Connection[Any], settings: dict[str, str], query: str, depth: int, **kw: Any) -> list[Any]:
+    for name, value in settings.items():
+        conn.execute("select set_config(%s, %s, true)", (name, value))
+    args = (query, kw.get("types", ["fact", "rule", "episode"]), kw.get("scope"), depth, kw.get("min_confidence", 0.0))
+    return conn.execute(
+        "select * from pymem_private.memory_keyword_top('acme', %s, %s, %s, %s, %s, null)", args
+    ).fetchall()
+
+
+def test_a_group_of_common_words_read_in_length_order_equals_scoring_every_row(as_tenant: Tenant) -> None:
+    """memory_keyword_common (migration 0032): a group of the pruned top-k whose words are common is read as its rows
+    holding a word twice or more plus the first rows in length order; the top-k is the one of scoring every match.
+    The rows are made to break each shortcut: many of one length (ties on created_at, id), long rows holding the
+    word three times (they beat short rows), and a word only in long rows (the length order finds too few: the
+    group is read whole)."""
+    rng = random.Random(32)
+    fill = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"]
+    with as_tenant("acme") as conn:
+        for i in range(360):
+            words = ["user"] if rng.random() < 0.7 else []
+            words += ["garden"] if rng.random() < 0.3 else []
+            words += ["user", "user"] if rng.random() < 0.05 else []  # tf 3
+            words += ["garden"] if words and rng.random() < 0.05 else []  # tf 2 of garden
+            words += rng.sample(fill, 3 if rng.random() < 0.5 else rng.randint(0, 12))  # many rows of one length
+            if i % 12 == 0:
+                words += ["violin"] + rng.sample(fill, 12) + [f"w{rng.randint(0, 999)}" for _ in range(10)]  # only long
+            rng.shuffle(words)
+            text = " ".join(words) or "nothing"
+            if i % 4 == 3:  # rows of equal length and score told apart by created_at (one transaction: now() is one)
+                conn.execute(
+                    "insert into pymem.facts (subject, predicate, content, created_at)"
+                    " values ('t', %s, %s, now() - %s * interval '1 minute')",
+                    (f"q{i}", "user" if i % 8 == 3 else "user garden", rng.randint(0, 5000)),
+                )
+            elif i % 3 == 0:
+                store_episode(conn, text, "general")
+            elif i % 3 == 1:
+                store_rule(conn, text)
+            else:
+                store_fact(conn, "s", f"p{i}", text)
+        queries = ["user", "user garden", "garden", "user violin", "violin", "user kyoto", "garden user alpha", "kyoto"]
+        for query in queries:
+            for depth in (1, 3, 10, 40):
+                full = _top(conn, {"pymem.keyword_pruning": "off"}, query, depth)
+                for common in ("on", "auto", "off"):
+                    pruned = _top(conn, {"pymem.keyword_pruning": "on", "pymem.keyword_common": common}, query, depth)
+                    assert [r[1] for r in pruned] == [r[1] for r in full], (query, depth, common)
+                    assert [r[3] for r in pruned] == pytest.approx([r[3] for r in full]), (query, depth, common)
+            # by type and scope, as search and recall ask
+            for kw in ({"types": ["fact", "rule"]}, {"types": ["episode"], "scope": "general"}, {"scope": "other"}):
+                full = _top(conn, {"pymem.keyword_pruning": "off"}, query, 10, **kw)
+                pruned = _top(conn, {"pymem.keyword_pruning": "on", "pymem.keyword_common": "on"}, query, 10, **kw)
+                assert [r[1] for r in pruned] == [r[1] for r in full], (query, kw)
+
+
+def test_the_common_word_indexes_serve_the_application_role(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
+    """As pymem_app (row-level security on), the rows holding a word twice are found through the
+    *_repeated_lexemes_idx index (pymem_private.repeated_lexemes is LEAKPROOF, migration 0032) and the rows in
+    length order through *_search_length_idx: the two reads of memory_keyword_common."""
+    rows = [("s", f"p{i}", "user user likes tea" if i % 40 == 0 else f"user note {i}") for i in range(3000)]
+    with as_tenant("acme") as conn, conn.cursor() as cur:
+        cur.executemany("insert into pymem.facts (subject, predicate, content) values (%s, %s, %s)", rows)
+    superuser.execute("analyze pymem.facts")
+    assert superuser.execute(
+        "select proleakproof from pg_proc where oid = 'pymem_private.repeated_lexemes(tsvector)'::regprocedure"
+    ).fetchone() == (True,)
+    with as_tenant("acme") as conn:
+        conn.execute("set local enable_seqscan = off")
+        repeated = "\n".join(
+            r[0]
+            for r in conn.execute(
+                "explain select id from pymem.facts"
+                " where pymem_private.repeated_lexemes(search_vector) operator(pymem_private.@@@) 'user'::tsquery"
+            ).fetchall()
+        )
+        ordered = "\n".join(
+            r[0]
+            for r in conn.execute(
+                "explain select id from pymem.facts where tenant_id = 'acme'"
+                " order by length(search_vector), created_at desc, id limit 10"
+            ).fetchall()
+        )
+        doubled = conn.execute(
+            "select count(*) from pymem.facts"
+            " where pymem_private.repeated_lexemes(search_vector) operator(pymem_private.@@@) 'user'::tsquery"
+        ).fetchone()
+    assert "facts_repeated_lexemes_idx" in repeated and "@@@" in repeated.split("Index Cond", 1)[1], repeated
+    assert "facts_search_length_idx" in ordered, ordered
+    assert doubled == (75,)
+
+
+def test_repeated_lexemes_are_those_of_two_positions_or_more(superuser: psycopg.Connection[Any]) -> None:
+    cases = {
+        "tea, more tea and a cake": "'tea'",
+        "the cat sat": "",
+        "dogs and dogs and cats and cats and cats": "'cat' 'dog'",
+    }
+    for text, expected in cases.items():
+        got = superuser.execute(
+            "select pymem_private.repeated_lexemes(to_tsvector('english', %s))::text", (text,)
+        ).fetchone()
+        assert got == (expected,), text
+    stripped = superuser.execute(
+        "select pymem_private.repeated_lexemes(strip(to_tsvector('english', 'tea tea')))::text"
+    ).fetchone()
+    assert stripped == ("",)

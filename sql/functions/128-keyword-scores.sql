@@ -298,6 +298,163 @@ Example: select * from pymem_private.memory_keyword_scores('demo', 'tea', '{tea}
 null, 0.0, null);$$;
 
 
+create or replace function pymem_private.memory_keyword_common(
+    p_tenant text,
+    p_group tsquery,
+    p_lexemes text[],
+    p_idf double precision[],
+    p_avgdl double precision,
+    p_types text[],
+    p_scope text,
+    p_min_confidence double precision,
+    p_as_of timestamptz,
+    p_depth integer,
+    p_cap integer
+)
+returns table (kind text, id uuid, created_at timestamptz, bm25 double precision)
+language sql
+stable
+rows 50
+security invoker
+set search_path = pg_catalog, pg_temp
+set jit = off
+set max_parallel_workers_per_gather = 0
+as $$
+    -- One group of the pruned top-k (p_group: the rows holding the words p_lexemes and no other query word). A row
+    -- holding each word once scores sum(idf) * (k1 + 1) / (1 + k1 * (1 - b + b * dl / avgdl)), which only falls as
+    -- its length dl grows. So the group's best p_depth are among the rows holding a word more than once (the
+    -- *_repeated_lexemes_idx indexes), every one scored, and the first p_depth of the others in order of length,
+    -- then created_at DESC and id (the top-k's own order of equal scores: the *_search_length_idx indexes, read in
+    -- order, at most p_cap rows deep; a type whose first p_cap rows hold fewer is read whole).
+    -- ts_match_leakproof is @@@ as a function call: no index serves it, so the plans are the scans of those indexes.
+    with
+    words as (
+        select pg_catalog.string_agg(pymem_private.lexeme_tsquery(l.lexeme)::text, ' | ')::tsquery as any_word
+        from pg_catalog.unnest(p_lexemes) as l (lexeme)
+    ),
+    -- the first p_depth facts of the group in length order, among the first p_cap rows of that order
+    fact_once as materialized (
+        select 'fact'::text as kind, o.id, o.created_at, o.search_vector
+        from (
+            select f.id, f.created_at, f.search_vector
+            from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, coalesce(p_as_of, now())) as f
+            where 'fact' = any(p_types)
+            order by length(f.search_vector), f.created_at desc, f.id
+            limit p_cap
+        ) as o
+        where pymem_private.ts_match_leakproof(o.search_vector, p_group)
+        order by length(o.search_vector), o.created_at desc, o.id
+        limit p_depth
+    ),
+    -- fewer than p_depth there: the others may be longer, so the whole group of that type is read
+    fact_rest as (
+        select 'fact'::text as kind, f.id, f.created_at, f.search_vector
+        from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, coalesce(p_as_of, now())) as f
+        where 'fact' = any(p_types)
+          and f.search_vector operator(pymem_private.@@@) p_group
+          and (select pg_catalog.count(*) from fact_once) < p_depth
+    ),
+    -- the first p_depth rules of the group in length order, among the first p_cap rows of that order
+    rule_once as materialized (
+        select 'rule'::text as kind, o.id, o.created_at, o.search_vector
+        from (
+            select r.id, r.created_at, r.search_vector
+            from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, coalesce(p_as_of, now())) as r
+            where 'rule' = any(p_types)
+            order by length(r.search_vector), r.created_at desc, r.id
+            limit p_cap
+        ) as o
+        where pymem_private.ts_match_leakproof(o.search_vector, p_group)
+        order by length(o.search_vector), o.created_at desc, o.id
+        limit p_depth
+    ),
+    -- fewer than p_depth there: the others may be longer, so the whole group of that type is read
+    rule_rest as (
+        select 'rule'::text as kind, r.id, r.created_at, r.search_vector
+        from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, coalesce(p_as_of, now())) as r
+        where 'rule' = any(p_types)
+          and r.search_vector operator(pymem_private.@@@) p_group
+          and (select pg_catalog.count(*) from rule_once) < p_depth
+    ),
+    -- the first p_depth episodes of the group in length order, among the first p_cap rows of that order
+    episode_once as materialized (
+        select 'episode'::text as kind, o.id, o.created_at, o.search_vector
+        from (
+            select e.id, e.created_at, e.search_vector
+            from pymem_private.searchable_episodes(p_tenant, p_scope, coalesce(p_as_of, now())) as e
+            where 'episode' = any(p_types)
+            order by length(e.search_vector), e.created_at desc, e.id
+            limit p_cap
+        ) as o
+        where pymem_private.ts_match_leakproof(o.search_vector, p_group)
+        order by length(o.search_vector), o.created_at desc, o.id
+        limit p_depth
+    ),
+    -- fewer than p_depth there: the others may be longer, so the whole group of that type is read
+    episode_rest as (
+        select 'episode'::text as kind, e.id, e.created_at, e.search_vector
+        from pymem_private.searchable_episodes(p_tenant, p_scope, coalesce(p_as_of, now())) as e
+        where 'episode' = any(p_types)
+          and e.search_vector operator(pymem_private.@@@) p_group
+          and (select pg_catalog.count(*) from episode_once) < p_depth
+    ),
+    repeated as (
+        select 'fact'::text as kind, f.id, f.created_at, f.search_vector
+        from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, coalesce(p_as_of, now())) as f
+        where 'fact' = any(p_types)
+          and pymem_private.repeated_lexemes(f.search_vector) operator(pymem_private.@@@) (select w.any_word from words as w)
+          and pymem_private.ts_match_leakproof(f.search_vector, p_group)
+          and (select pg_catalog.count(*) from fact_once) >= p_depth
+        union all
+        select 'rule'::text as kind, r.id, r.created_at, r.search_vector
+        from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, coalesce(p_as_of, now())) as r
+        where 'rule' = any(p_types)
+          and pymem_private.repeated_lexemes(r.search_vector) operator(pymem_private.@@@) (select w.any_word from words as w)
+          and pymem_private.ts_match_leakproof(r.search_vector, p_group)
+          and (select pg_catalog.count(*) from rule_once) >= p_depth
+        union all
+        select 'episode'::text as kind, e.id, e.created_at, e.search_vector
+        from pymem_private.searchable_episodes(p_tenant, p_scope, coalesce(p_as_of, now())) as e
+        where 'episode' = any(p_types)
+          and pymem_private.repeated_lexemes(e.search_vector) operator(pymem_private.@@@) (select w.any_word from words as w)
+          and pymem_private.ts_match_leakproof(e.search_vector, p_group)
+          and (select pg_catalog.count(*) from episode_once) >= p_depth
+    ),
+    found as (
+        select * from repeated
+        union all select * from fact_once where (select pg_catalog.count(*) from fact_once) >= p_depth
+        union all select * from fact_rest
+        union all select * from rule_once where (select pg_catalog.count(*) from rule_once) >= p_depth
+        union all select * from rule_rest
+        union all select * from episode_once where (select pg_catalog.count(*) from episode_once) >= p_depth
+        union all select * from episode_rest
+    )
+    select distinct on (m.kind, m.id)
+        m.kind, m.id, m.created_at,
+        (
+            select coalesce(sum(pymem_private.bm25_term(
+                m.search_vector, pymem_private.lexeme_tsquery(w.lexeme), w.idf,
+                0.9 * (1.0 - 0.4 + 0.4 * length(m.search_vector) / p_avgdl)
+            )), 0.0)
+            from unnest(p_lexemes, p_idf) as w (lexeme, idf)
+        )
+    from found as m;
+$$;
+
+comment on function pymem_private.memory_keyword_common(
+    text, tsquery, text[], double precision[], double precision, text[], text, double precision, timestamptz,
+    integer, integer
+) is
+$$One group of the pruned keyword top-k (memory_keyword_top) read without reading all of it: the rows matching
+p_group, a tsquery of the rows that hold the words p_lexemes and no other query word, of which at most p_depth can
+enter the top p_depth: those holding a word at more than one position (all of them) and the p_depth shortest of the
+others (ties: created_at DESC, id; found among the first p_cap rows of each type in length order, else the type's
+group is read whole), each with its BM25 (idf p_idf, k1 0.9, b 0.4, avgdl p_avgdl). The group's p_depth best are
+among them.
+Example: select * from pymem_private.memory_keyword_common('demo', 'tea', '{tea}', '{1.2}', 10,
+'{fact,rule,episode}', null, 0.0, null, 20, 1000);$$;
+
+
 create or replace function pymem_private.memory_keyword_top(
     p_tenant text,
     p_query text,
@@ -324,6 +481,22 @@ declare
     -- pruning is 3-4x faster)
     v_pruning text := coalesce(nullif(pg_catalog.current_setting('pymem.keyword_pruning', true), ''), 'auto');
     v_prune boolean;
+    -- on: a group of one query word is read by memory_keyword_common; off: never; auto (default): when the word is
+    -- in at least 2 * sqrt(p_depth * N) rows (its group is then large, and the shortest rows holding it are near
+    -- the start of the length order: make bench, 100k per tenant)
+    v_common_mode text := coalesce(nullif(pg_catalog.current_setting('pymem.keyword_common', true), ''), 'auto');
+    v_types constant text[] := array['fact', 'rule', 'episode'];
+    -- per memory type (the order of v_types): searchable rows; per query lexeme and type ((j - 1) * 3 + t): rows
+    -- holding it, and those of them read in the groups before (a group's rows hold its words and no other
+    -- leading one, and every group of more words comes first: what is left is the one-word group's size)
+    v_docs double precision[];
+    v_kw_df double precision[];
+    v_kw_read double precision[];
+    v_counts double precision[];
+    v_words text[];
+    v_words_idf double precision[];
+    v_ordered text[];
+    v_rest text[];
     v_n double precision;
     v_avgdl double precision;
     v_min_dl double precision;
@@ -413,6 +586,17 @@ begin
             -- given set of leading lexemes (and any of the others): its bound is the sum of the ub of that
             -- set and of every other lexeme. Groups by descending bound, until a bound is below theta.
             v_lead := least(pg_catalog.cardinality(v_kw_lexemes), 6);
+            select pg_catalog.array_agg(coalesce(s.docs, 0)::double precision order by t.ord)
+            into v_docs
+            from pg_catalog.unnest(v_types) with ordinality as t (memory_type, ord)
+            left join pymem.keyword_stats as s on s.tenant_id = p_tenant and s.memory_type = t.memory_type;
+            select pg_catalog.array_agg(coalesce(l.df, 0)::double precision order by x.ord, t.ord)
+            into v_kw_df
+            from pg_catalog.unnest(v_kw_lexemes) with ordinality as x (lexeme, ord)
+            cross join pg_catalog.unnest(v_types) with ordinality as t (memory_type, ord)
+            left join pymem.keyword_lexemes as l
+                on l.tenant_id = p_tenant and l.memory_type = t.memory_type and l.lexeme = x.lexeme;
+            v_kw_read := pg_catalog.array_fill(0.0::double precision, array[pg_catalog.cardinality(v_kw_df)]);
             for v_mask, v_bound in
                 select
                     m.mask,
@@ -445,22 +629,82 @@ begin
                 into v_fetch_text
                 from pg_catalog.generate_series(1, v_lead) as j;
                 v_fetch := v_fetch_text::tsquery;
+                -- a group holding a word of which every searchable row has been read is empty (the kept df is exact)
+                continue when exists (
+                    select from pg_catalog.generate_series(1, v_lead) as j
+                    where v_mask & (1 << (j - 1)) <> 0 and (
+                        select pg_catalog.sum(v_kw_df[(j - 1) * 3 + t] - v_kw_read[(j - 1) * 3 + t])
+                        from pg_catalog.generate_series(1, 3) as t where v_types[t] = any(p_types)
+                    ) <= 0
+                );
+                -- a group of the rows holding its words and no other word of the query: of each type where it is
+                -- likely large, its best rows without reading it all (memory_keyword_common, at most 2 * sqrt(p_depth *
+                -- rows) deep in length order). Its size is guessed from its words' shares of the rows not read yet:
+                -- between their product (words independent) and the smallest (each holds the rarest), the geometric mean
+                -- of the two; at least 2 * sqrt(p_depth * rows) is large. pymem.keyword_common = on: of every type, off:
+                -- never
+                v_ordered := '{}';
+                if v_mask > 0 and pg_catalog.cardinality(v_kw_lexemes) = v_lead and v_common_mode <> 'off' then
+                    v_ordered := array(
+                        select v_types[t] from pg_catalog.generate_series(1, 3) as t
+                        where v_types[t] = any(p_types) and (
+                            v_common_mode = 'on'
+                            or v_docs[t] * (
+                                select pg_catalog.sqrt(
+                                    pg_catalog.exp(pg_catalog.sum(pg_catalog.ln(x.share))) * pg_catalog.min(x.share)
+                                )
+                                from (
+                                    select greatest(1e-9, least(1.0,
+                                        (v_kw_df[(j - 1) * 3 + t] - v_kw_read[(j - 1) * 3 + t]) / greatest(v_docs[t], 1.0)
+                                    )) as share
+                                    from pg_catalog.generate_series(1, v_lead) as j
+                                    where v_mask & (1 << (j - 1)) <> 0
+                                ) as x
+                            ) >= 2.0 * pg_catalog.sqrt(p_depth * v_docs[t])
+                        )
+                    );
+                end if;
+                v_rest := array(select x.t from pg_catalog.unnest(p_types) as x (t) where x.t <> all (v_ordered));
+                select
+                    pg_catalog.array_agg(v_kw_lexemes[j] order by j),
+                    pg_catalog.array_agg(v_kw_idf[j] order by j)
+                into v_words, v_words_idf
+                from pg_catalog.generate_series(1, v_lead) as j
+                where v_mask & (1 << (j - 1)) <> 0;
                 -- the best p_depth rows read so far, in output order: a row outside them can never re-enter (the
                 -- groups are disjoint, and the set only grows), so a large group is cut here, not carried along
+                with k as materialized (
+                    select s.kind, s.id, s.created_at, s.bm25
+                    from pymem_private.memory_keyword_scores(
+                        p_tenant, v_fetch, v_kw_lexemes, v_kw_idf, v_avgdl, v_rest, p_scope, p_min_confidence, p_as_of
+                    ) as s
+                    where pg_catalog.cardinality(v_rest) > 0
+                    union all
+                    select c.kind, c.id, c.created_at, c.bm25
+                    from pymem_private.memory_keyword_common(
+                        p_tenant, v_fetch, v_words, v_words_idf, v_avgdl, v_ordered, p_scope, p_min_confidence, p_as_of,
+                        p_depth, pg_catalog.ceil(2.0 * pg_catalog.sqrt(p_depth * (
+                            select pg_catalog.max(v_docs[t]) from pg_catalog.generate_series(1, 3) as t
+                            where v_types[t] = any(v_ordered)
+                        )))::integer
+                    ) as c
+                    where pg_catalog.cardinality(v_ordered) > 0
+                )
                 select
                     coalesce(pg_catalog.array_agg(b.kind order by b.bm25 desc, b.created_at desc, b.id), '{}'),
                     coalesce(pg_catalog.array_agg(b.id order by b.bm25 desc, b.created_at desc, b.id), '{}'),
                     coalesce(pg_catalog.array_agg(b.created_at order by b.bm25 desc, b.created_at desc, b.id), '{}'),
-                    coalesce(pg_catalog.array_agg(b.bm25 order by b.bm25 desc, b.created_at desc, b.id), '{}')
-                into v_fts_kinds, v_fts_ids, v_fts_created, v_fts_bm25
+                    coalesce(pg_catalog.array_agg(b.bm25 order by b.bm25 desc, b.created_at desc, b.id), '{}'),
+                    (
+                        select pg_catalog.array_agg((select pg_catalog.count(*) from k where k.kind = t.memory_type)::double precision
+                            order by t.ord)
+                        from pg_catalog.unnest(v_types) with ordinality as t (memory_type, ord)
+                    )
+                into v_fts_kinds, v_fts_ids, v_fts_created, v_fts_bm25, v_counts
                 from (
                     select a.kind, a.id, a.created_at, a.bm25
                     from (
-                        select k.kind, k.id, k.created_at, k.bm25
-                        from pymem_private.memory_keyword_scores(
-                            p_tenant, v_fetch, v_kw_lexemes, v_kw_idf, v_avgdl, p_types, p_scope, p_min_confidence,
-                            p_as_of
-                        ) as k
+                        select k.kind, k.id, k.created_at, k.bm25 from k
                         union all
                         select t.kind, t.id, t.created_at, t.bm25
                         from rows from (
@@ -471,6 +715,13 @@ begin
                     order by a.bm25 desc, a.created_at desc, a.id
                     limit p_depth
                 ) as b;
+                -- the rows of this group hold each of its words
+                select pg_catalog.array_agg(
+                    v_kw_read[i] + case when v_mask & (1 << ((i - 1) / 3)) <> 0 then v_counts[(i - 1) % 3 + 1] else 0 end
+                    order by i
+                )
+                into v_kw_read
+                from pg_catalog.generate_series(1, pg_catalog.cardinality(v_kw_read)) as i;
                 v_theta := case when pg_catalog.cardinality(v_fts_bm25) >= p_depth then v_fts_bm25[p_depth] end;
             end loop;
         end if;

@@ -394,8 +394,14 @@ pymem_private.memory_keyword_scores(
 )
 to pymem_app, pymem_analyst;
 grant execute on function
-pymem_private.memory_keyword_top(text, text, text[], text, integer, double precision, timestamptz)
+pymem_private.memory_keyword_top(text, text, text[], text, integer, double precision, timestamptz),
+pymem_private.memory_keyword_common(
+    text, tsquery, text[], double precision[], double precision, text[], text, double precision, timestamptz, integer,
+    integer
+)
 to pymem_app, pymem_analyst;
+-- the expression of the *_repeated_lexemes_idx indexes (migration 0032): evaluated by every writer of a memory row
+grant execute on function pymem_private.repeated_lexemes(tsvector) to pymem_app, pymem_analyst, pymem_admin;
 
 -- Erasure (sql/functions/182-erase.sql): memory_erase for the application and bound analysts, in their tenant;
 -- memory_erase_tenant for superusers only (no grant)
