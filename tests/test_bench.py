@@ -20,13 +20,15 @@ from pgvector.psycopg import register_vector
 from pymem import embedded, token_counts
 from pymem.cli import build_parser, main
 from pymem.config import Settings
+from pymem.database import Database
 from pymem.embeddings import Embedder
 from pymem.errors import InvalidArgumentError
-from pymem_dev.bench import corpus, loader, measure
+from pymem_dev.bench import corpus, loader, measure, tables
 from pymem_dev.bench.run import BenchOptions, plan, run
 from pymem_dev.bench.targets import evaluate
 from pymem_dev.cli.bench import _command, target_line
-from pymem_dev.scratch import scratch_database
+from pymem_dev.scratch import ScratchDatabase, scratch_database
+from tests.conftest import app_dsn_for
 
 TARGETS = [
     "recall_e2e_p95_ms_100k",
@@ -94,6 +96,13 @@ def test_quick_run_writes_json_with_the_targets_and_markdown(
         for key in ("search_sql", "recall_sql", "search_mcp", "recall_mcp", "hot_memory"):
             assert scale[key]["n"] == 6 and 0 < scale[key]["p50_ms"] <= scale[key]["p95_ms"] <= scale[key]["p99_ms"]
         assert scale["search_sql"]["mean_results"] > 0 and scale["recall_sql"]["mean_results"] > 0
+    for scale in results["scales"]:  # where the p95 goes, at each scale (test_stage_split_adds_up checks the figures)
+        split = scale["stage_split"]
+        assert split["queries"] == 6 and split["recall"]["p95_calls"] >= 1 and split["search"]["p95_calls"] >= 1
+        for tool in ("recall", "search"):
+            assert list(split[tool]["stages"]) == [*measure.SPLIT_STAGES, "sql", "mcp_layer", "mcp"]
+            assert split[tool]["stages"]["mcp"]["p95_ms"] == scale[f"{tool}_mcp"]["p95_ms"]
+            assert math.isfinite(split[tool]["stages"]["mcp_layer"]["p95_ms"])
     assert results["ingest"]["batch"]["memories"] == 30 and results["ingest"]["mcp"]["per_s"] > 0
     assert results["filtered_recall"]["queries"] == 5 and results["hnsw_recall"]["rows"] > 0
     assert math.isfinite(results["filtered_recall"]["index"]["recall_at_k"])  # forced through the vector index
@@ -121,6 +130,8 @@ def test_quick_run_writes_json_with_the_targets_and_markdown(
         "run",
     ]
     assert "## Where the time went" in markdown
+    assert "## Where the p95 goes (largest scale: 400 x 2, ms)" in markdown
+    assert any(line.startswith("| the tool's own work ") for line in markdown.splitlines())
     assert "a line about the machine" in markdown
     with psycopg.connect(pg_server.conninfo(), autocommit=True) as conn:
         gone = conn.execute("select count(*) from pg_database where datname = %s", (SCRATCH,)).fetchone()
@@ -204,6 +215,63 @@ def test_bulk_loaded_rows_keep_the_models_invariants(
                 (kind, kind),
             ).fetchone()
             assert events is not None and events[0] == events[1] > 0 and events[2] == 0, (table, events)
+
+
+def test_stage_split_adds_up_to_the_sql_call(db_dsn: str, embedder: Embedder) -> None:
+    """measure.stage_split on a tiny real database (two tenants of 60 memories loaded as the bench loads them, real
+    embeddings of 8 queries): every stage of both tools has its p50, p95 and mean at the p95 calls, the stages of
+    those calls add up to their SQL time, the MCP layer is the difference of the p95s, memory_candidates was asked
+    as each tool asks it; the report renders the table."""
+    texts = corpus.base_texts(24)
+    source = loader.Corpus(texts, np.vstack(embedder.embed_many(texts)).astype(np.float32), embedder.model_id)
+    counter = token_counts.load_tokenizer()
+    with psycopg.connect(db_dsn, autocommit=True) as conn:
+        register_vector(conn)
+        for tenant in ("t00", "t01"):
+            loader.load_tenant(conn, tenant, 60, source, np.random.default_rng(3), counter)
+    database = Database(migrator_dsn=db_dsn, app_dsn=app_dsn_for(db_dsn))
+    scratch = ScratchDatabase(name="stage_split", admin_dsn=db_dsn, database=database)
+    query_texts = corpus.query_texts(8)
+    queries = list(zip(query_texts, embedder.embed_many(query_texts), strict=True))
+    mcp = {"recall": {"p50_ms": 30.0, "p95_ms": 50.0}, "search": {"p50_ms": 40.0, "p95_ms": 60.0}}
+
+    split = measure.stage_split(scratch, embedder, "t00", queries, mcp)
+
+    assert (split["queries"], split["tenant"], split["warmup"]) == (8, "t00", 6)
+    for tool, asked in (("recall", "types {fact,rule}, depth 30"), ("search", "types {episode,fact,rule}, depth 20")):
+        figures, stages = split[tool], split[tool]["stages"]
+        assert asked in figures["candidates"] and figures["sql_call"].startswith(f"pymem.memory_{tool}(")
+        assert list(stages) == [*measure.SPLIT_STAGES, "sql", "mcp_layer", "mcp"]
+        for name in (*measure.SPLIT_STAGES, "sql"):
+            assert set(stages[name]) == {"p50_ms", "p95_ms", "at_p95_ms"}, name
+            assert all(math.isfinite(v) for v in stages[name].values()), (name, stages[name])
+        for name in ("embedding", "call", "sql"):  # timed calls, not differences
+            assert 0 < stages[name]["p50_ms"] <= stages[name]["p95_ms"], (name, stages[name])
+        assert 1 <= figures["p95_calls"] <= 8
+        # from the transaction to the tool's own work, the stages of the slow calls add up to their SQL time
+        added = sum(stages[name]["at_p95_ms"] for name in measure.SPLIT_STAGES if name != "embedding")
+        assert added == pytest.approx(stages["sql"]["at_p95_ms"], abs=0.01)
+        layer = mcp[tool]["p95_ms"] - stages["sql"]["p95_ms"] - stages["embedding"]["p95_ms"]
+        assert stages["mcp_layer"]["p95_ms"] == pytest.approx(layer, abs=0.002)
+        assert stages["mcp"] == mcp[tool]
+    assert split["recall"]["query_focus"]["n"] == 8 and 0 <= split["recall"]["focus_differs"] <= 8
+    assert "p95 split: recall at its" in measure.split_line(split)
+
+    report = tables.markdown_stage_split({"scales": [{"memories_per_tenant": 60, "tenants": 2, "stage_split": split}]})
+    lines = "\n".join(report).splitlines()
+    assert "## Where the p95 goes (largest scale: 60 x 2, ms)" in lines
+    rows = [line for line in lines if line.startswith("| ")]
+    assert [c.strip() for c in rows[0].strip("|").split("|")] == [
+        "stage",
+        "recall p50",
+        "recall p95",
+        "recall at the p95 calls",
+        "search p50",
+        "search p95",
+        "search at the p95 calls",
+    ]
+    assert [r.split("|")[1].strip() for r in rows[1:]] == [name for _, name in tables.SPLIT_ROWS]
+    assert tables.markdown_stage_split({"scales": [{"memories_per_tenant": 60, "tenants": 2}]}) == []
 
 
 def _results(p95: dict[int, tuple[float, float]], *, quick: bool = False, tenants: int = 3) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -636,3 +637,214 @@ def janitor(scratch: ScratchDatabase, log: Log) -> dict[str, Any]:
 
 def finite(value: object) -> bool:
     return isinstance(value, int | float) and math.isfinite(value)
+
+
+# stage_split: the calls timed for each tool: memory_candidates with its legs (p_semantic, p_keyword, p_graph) on
+# and off, then the tool's own SQL call ("sql"); a stage is the difference of two of them, query by query. Each kind
+# of call is planned as a session plans it (custom plans for 5 calls, then a generic plan when it costs less), as in
+# the server; forcing one way (plan_cache_mode) distorts it: at 100k per tenant, generic, the semantic leg alone took
+# 130-160 ms a call (p50; 10-13 ms as planned); custom, memory_candidates with no leg took 8.4 ms (3.4 as planned)
+LEG_PASSES: dict[str, tuple[bool, bool, bool]] = {
+    "none": (False, False, False),
+    "semantic": (True, False, False),
+    "keyword": (False, True, False),
+    "legs": (True, True, False),
+    "graph": (True, True, True),
+}
+# the stages, in order: for each query they add up to the tool's SQL call (then the embedding)
+SPLIT_STAGES = ("embedding", "call", "semantic", "keyword", "fusion_relevance", "graph", "tool")
+# what each tool asks of memory_candidates: sql/functions/150-recall.sql, facts and rules at depth
+# min(1000, max(3 x limit, 30)) = 30 for limit 10; 140-search.sql, every type (types NULL) at depth = its limit 20;
+# both with scope NULL, min_confidence 0.2, as_of NULL and the graph leg on (recall always, search while
+# graph_rrf_weight > 0: default 1), no second encoder
+SPLIT_TOOLS: dict[str, dict[str, Any]] = {
+    "recall": {"types": ["fact", "rule"], "depth": SEARCH_DEPTHS["memory_recall limit 10"]},
+    "search": {"types": ["episode", "fact", "rule"], "depth": SEARCH_DEPTHS["memory_search limit 20"]},
+}
+CANDIDATES_SQL = (
+    "select count(*) from pymem_private.memory_candidates(p_tenant => %(tenant)s, p_query => %(query)s,"
+    " p_query_embedding => %(vector)s, p_types => %(types)s::text[], p_scope => null, p_depth => %(depth)s,"
+    " p_min_confidence => 0.2, p_as_of => null, p_semantic => %(semantic)s, p_keyword => %(keyword)s,"
+    " p_graph => %(graph)s)"
+)
+# a session builds the generic plan of a statement at its 6th run (13 ms at 400 rows, against 2.5 ms after):
+# the warm-up runs past it
+SPLIT_WARMUP = 6
+# the queries of the split (the first of the bench's), 13 calls each: 41 s at 100k per tenant (2 cores, one of
+# them busy with another database)
+SPLIT_QUERIES = 100
+SPLIT_WHAT = (
+    "each stage timed on its own for the same queries, as pymem_app bound to one tenant (a transaction per call, a"
+    " connection per kind of call, planned as a session plans it; the calls of one query back to back in an order"
+    " turning from query to query; 6 warm-up queries); memory_candidates as the tool asks it: call, with no leg"
+    " (transaction, round trip, the function's set-up); semantic, keyword: that leg alone minus call;"
+    " fusion_relevance: both legs minus each alone plus call; graph: both legs and the graph minus both legs; tool:"
+    " the tool's SQL call minus memory_candidates with every leg (scoring, focus check, provenance, reference"
+    " bumps). Not clipped: a small negative figure is noise, or a leg planned otherwise alone than with the other."
+    " at_p95_ms: the stage's mean over the calls whose SQL time is at or above the SQL p95 (they add up to those"
+    " calls' SQL time; embedding apart). mcp_layer: MCP p95 - SQL p95 - embedding p95, a difference of p95s (the"
+    " MCP call of mcp_queries, over all the bench's queries)"
+)
+PassCall = Callable[[MemoryClient, int, Query], object]
+
+
+def stage_split(
+    scratch: ScratchDatabase,
+    embedder: Embedder,
+    tenant: str,
+    queries: Sequence[Query],
+    mcp: dict[str, dict[str, Any]],
+    warmup: int = SPLIT_WARMUP,
+) -> dict[str, Any]:
+    """Where the time of memory_recall and memory_search goes (SPLIT_WHAT): the query embedding (Embedder.embed),
+    then for each tool pymem_private.memory_candidates as the tool asks it (SPLIT_TOOLS) with the legs of each of
+    LEG_PASSES, and the tool's SQL call as its MCP tool makes it, for each of the first SPLIT_QUERIES queries
+    (_passes); the stages per tool with p50, p95 and the mean at the p95 calls, and the MCP layer from mcp
+    ({"recall": recall_mcp, "search": search_mcp} of mcp_queries). memory_recall's MCP tool also asks
+    memory_query_focus in a transaction of its own beside the embedding: timed too (recall.query_focus), it is part
+    of the MCP layer."""
+    queries = queries[:SPLIT_QUERIES]
+    embedding = np.asarray(_timed([partial(embedder.embed, text) for text, _ in queries], warmup))
+    focus, differs = _focus_vectors(scratch, embedder, tenant, queries)
+    out: dict[str, Any] = {"queries": len(queries), "tenant": tenant, "warmup": warmup, "what": SPLIT_WHAT}
+    full: dict[str, PassCall] = {"recall": partial(_recall_call, focus), "search": _search_call}
+    for tool, asked in SPLIT_TOOLS.items():
+        calls: dict[str, PassCall] = {
+            name: partial(_candidates_call, tenant, asked, legs) for name, legs in LEG_PASSES.items()
+        }
+        calls["sql"] = full[tool]
+        if tool == "recall":
+            calls["query_focus"] = _query_focus_call
+        passes = _passes(scratch, tenant, queries, calls, warmup)
+        out[tool] = {
+            **_split_figures(passes, embedding, mcp.get(tool) or {}),
+            "candidates": f"pymem_private.memory_candidates(types {{{','.join(asked['types'])}}}, depth"
+            f" {asked['depth']}, scope NULL, min_confidence 0.2, as_of NULL)",
+        }
+        if tool == "recall":
+            out[tool]["query_focus"] = stats(list(passes["query_focus"]))
+    out["recall"]["sql_call"] = (
+        "pymem.memory_recall(topic, limit 10, query_embedding, focus_embedding) as its MCP tool calls it"
+        " (focus_embedding: the query's vector, or the embedding of memory_query_focus(topic) when that differs)"
+    )
+    out["recall"]["focus_differs"] = differs
+    out["search"]["sql_call"] = "pymem.memory_search(query, mode hybrid, limit 20, min_confidence 0.2, query_embedding)"
+    return out
+
+
+def _passes(
+    scratch: ScratchDatabase,
+    tenant: str,
+    queries: Sequence[Query],
+    calls: dict[str, PassCall],
+    warmup: int,
+) -> dict[str, np.ndarray]:
+    """Each named call once per query, each in a transaction bound to tenant, timed (seconds), on a connection of
+    its own (a session caches its plans: one kind of call does not choose another's). The calls of one query run
+    one after the other, in an order that turns from query to query, so that whatever else the machine does weighs
+    on every stage alike; the first `warmup` queries are run through every call first, untimed."""
+    with ExitStack() as stack:
+        clients = {}
+        for name in calls:
+            clients[name] = MemoryClient(stack.enter_context(connect_app(scratch)))
+        names = list(calls)
+        seconds: dict[str, list[float]] = {name: [] for name in names}
+        for i, query in [*enumerate(queries[:warmup]), *enumerate(queries)]:
+            turn = i % len(names)
+            for name in names[turn:] + names[:turn]:
+                client = clients[name]
+                started = time.perf_counter()
+                with tenant_transaction(client.conn, tenant):
+                    calls[name](client, i, query)
+                seconds[name].append(time.perf_counter() - started)
+    return {name: np.asarray(samples[min(warmup, len(queries)) :]) for name, samples in seconds.items()}
+
+
+def _candidates_call(
+    tenant: str, asked: dict[str, Any], legs: tuple[bool, bool, bool], client: MemoryClient, _: int, query: Query
+) -> object:
+    semantic, keyword, graph = legs
+    arguments = {"tenant": tenant, "query": query[0], "vector": query[1], **asked}
+    return client.conn.execute(CANDIDATES_SQL, {**arguments, "semantic": semantic, "keyword": keyword, "graph": graph})
+
+
+def _recall_call(focus: Sequence[np.ndarray], client: MemoryClient, i: int, query: Query) -> object:
+    return client.recall(topic=query[0], limit=10, query_embedding=query[1], focus_embedding=focus[i])
+
+
+def _search_call(client: MemoryClient, _: int, query: Query) -> object:
+    return client.search_scored(
+        query=query[0],
+        types=["episode", "fact", "rule"],
+        mode="hybrid",
+        limit=20,
+        min_confidence=0.2,
+        query_embedding=query[1],
+    )
+
+
+def _query_focus_call(client: MemoryClient, _: int, query: Query) -> object:
+    return client.query_focus(topic=query[0])
+
+
+def _focus_vectors(
+    scratch: ScratchDatabase, embedder: Embedder, tenant: str, queries: Sequence[Query]
+) -> tuple[list[np.ndarray], int]:
+    """The focus_embedding memory_recall's MCP tool passes for each query (pymem.mcp_server._recall_vectors): the
+    query's own vector when memory_query_focus leaves the topic as it is, else the embedding of the focus; and how
+    many queries have a focus of their own."""
+    vectors = []
+    differs = 0
+    with connect_app(scratch) as conn:
+        for text, vector in queries:
+            with tenant_transaction(conn, tenant):
+                focus = MemoryClient(conn).query_focus(topic=text)
+            differs += focus != text
+            vectors.append(vector if focus == text else embedder.embed(focus))
+    return vectors, differs
+
+
+def _split_figures(passes: dict[str, np.ndarray], embedding: np.ndarray, mcp: dict[str, Any]) -> dict[str, Any]:
+    """One tool's stages, query by query, from its timed passes (seconds), in milliseconds: p50, p95 and the mean
+    at the calls whose SQL time is at or above its p95; the SQL call; from mcp the MCP call and the MCP layer."""
+    per_query = {
+        "embedding": embedding,
+        "call": passes["none"],
+        "semantic": passes["semantic"] - passes["none"],
+        "keyword": passes["keyword"] - passes["none"],
+        "fusion_relevance": passes["legs"] - passes["semantic"] - passes["keyword"] + passes["none"],
+        "graph": passes["graph"] - passes["legs"],
+        "tool": passes["sql"] - passes["graph"],
+        "sql": passes["sql"],
+    }
+    slow = passes["sql"] >= np.percentile(passes["sql"], 95)
+
+    def figures(seconds: np.ndarray) -> dict[str, float]:
+        ms = seconds * 1000.0
+        return {
+            "p50_ms": round(float(np.percentile(ms, 50)), 3),
+            "p95_ms": round(float(np.percentile(ms, 95)), 3),
+            "at_p95_ms": round(float(ms[slow].mean()), 3),
+        }
+
+    stages: dict[str, dict[str, Any]] = {name: figures(seconds) for name, seconds in per_query.items()}
+    mcp_p95 = mcp.get("p95_ms")
+    layer = mcp_p95 - stages["sql"]["p95_ms"] - stages["embedding"]["p95_ms"] if finite(mcp_p95) else None
+    stages["mcp_layer"] = {"p95_ms": None if layer is None else round(layer, 3)}
+    stages["mcp"] = {"p50_ms": mcp.get("p50_ms"), "p95_ms": mcp_p95}
+    return {"p95_calls": int(slow.sum()), "stages": stages}
+
+
+def split_line(split: dict[str, Any]) -> str:
+    """The split in one line, for the log: each tool's stages at its p95 calls, and its MCP layer."""
+    short = {"embedding": "embed", "semantic": "sem", "keyword": "kw", "fusion_relevance": "fusion"}
+    parts = []
+    for tool in SPLIT_TOOLS:
+        stages = split[tool]["stages"]
+        added = " + ".join(f"{short.get(s, s)} {stages[s]['at_p95_ms']:.1f}" for s in SPLIT_STAGES)
+        layer = stages["mcp_layer"]["p95_ms"]
+        parts.append(
+            f"{tool} at its {split[tool]['p95_calls']} p95 call(s): {added} ms (SQL {stages['sql']['at_p95_ms']:.1f});"
+            f" MCP layer p95 {'-' if layer is None else f'{layer:.1f}'} ms"
+        )
+    return "p95 split: " + "; ".join(parts)

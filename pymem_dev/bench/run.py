@@ -4,7 +4,8 @@
 2. the model: real embeddings of the base texts (for the synthetic vectors) and of the queries;
 3. query embedding latency;
 4. per scale (tenants x memories per tenant): bulk load, index build, then SQL and MCP latency
-   of memory_search / memory_recall and hot memory as one tenant; at the largest scale also the
+   of memory_search / memory_recall and hot memory as one tenant, and where their p95 goes (the
+   stage split: embedding, each retrieval leg, fusion, the tool's own work); at the largest scale also the
    ingest rates (batch: a small tenant with 1% of the rows, real embeddings; MCP tools), the
    filtered recall of that small tenant and the vector index's recall;
 5. `pymem serve` cold start; 6. the janitor over 10k memories; 7. the targets (targets.evaluate),
@@ -362,7 +363,8 @@ def _ingest(b: _Bench) -> dict[str, Any]:
 
 
 def _latencies(b: _Bench, label: str, scale: dict[str, Any], data: list[loader.TenantData]) -> None:
-    """Table sizes, memory_search / memory_recall in SQL and through MCP, and hot memory, into scale."""
+    """Table sizes, memory_search / memory_recall in SQL and through MCP, hot memory and the stage split of
+    memory_search / memory_recall, into scale."""
     p, log, scratch = b.p, b.log, b.scratch
     with loader.migrator(scratch) as conn:
         scale["table_sizes"] = loader.table_sizes(conn)
@@ -382,6 +384,12 @@ def _latencies(b: _Bench, label: str, scale: dict[str, Any], data: list[loader.T
         f" ms; search p95 SQL {scale['search_sql']['p95_ms']:.1f} ms, MCP {scale['search_mcp']['p95_ms']:.1f} ms;"
         f" hot memory p95 {scale['hot_memory']['p95_ms']:.2f} ms"
     )
+    split_queries = min(p.queries, measure.SPLIT_QUERIES)
+    log(f"{label}: where the p95 goes: memory_candidates leg by leg and the SQL calls, {split_queries} queries")
+    with b.phases(f"{label}: where the p95 goes (stage split)"):
+        mcp = {"recall": scale["recall_mcp"], "search": scale["search_mcp"]}
+        scale["stage_split"] = measure.stage_split(scratch, b.embedder, QUERY_TENANT, b.queries, mcp)
+    log(f"{label}: {measure.split_line(scale['stage_split'])}")
 
 
 def _recall(b: _Bench, label: str, rows_total: int) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -13,7 +13,13 @@ def _fmt(value: Any, digits: int = 1) -> str:
 
 
 def markdown(results: dict[str, Any]) -> str:
-    lines = _heading(results) + _targets(results) + _latency(results) + _other_figures(results)
+    lines = (
+        _heading(results)
+        + _targets(results)
+        + _latency(results)
+        + markdown_stage_split(results)
+        + _other_figures(results)
+    )
     lines += _data(results) + _phases(results)
     return "\n".join(lines)
 
@@ -85,6 +91,71 @@ def _latency(results: dict[str, Any]) -> list[str]:
         "## Latency by scale (ms; search: hybrid, limit 20; recall: limit 10; one tenant under RLS)",
         "",
         table(["memories per tenant x tenants", "rows", "call", "p50", "p95", "p99"], latency),
+    ]
+
+
+SPLIT_ROWS = (
+    ("embedding", "query embedding (Embedder.embed)"),
+    ("call", "transaction + memory_candidates with no leg"),
+    ("semantic", "semantic leg"),
+    ("keyword", "keyword leg"),
+    ("fusion_relevance", "fusion + relevance (both legs)"),
+    ("graph", "graph leg"),
+    ("tool", "the tool's own work (scoring, focus check, provenance, bumps)"),
+    ("sql", "= the SQL call (without the embedding)"),
+    ("mcp_layer", "MCP layer (MCP p95 - SQL p95 - embedding p95)"),
+    ("mcp", "= the MCP call (embedding incl.)"),
+)
+
+
+def markdown_stage_split(results: dict[str, Any]) -> list[str]:
+    """Where the p95 of memory_recall and memory_search goes, at the largest scale with a split."""
+    scales = [s for s in results["scales"] if s.get("stage_split")]
+    if not scales:
+        return []
+    scale = scales[-1]
+    split = scale["stage_split"]
+    recall, search = split["recall"], split["search"]
+    rows = []
+    for key, name in SPLIT_ROWS:
+        cells = [name]
+        for tool in (recall, search):
+            stage = tool["stages"].get(key) or {}
+            cells += [_fmt(stage.get("p50_ms")), _fmt(stage.get("p95_ms")), _fmt(stage.get("at_p95_ms"))]
+        rows.append(cells)
+    focus = recall.get("query_focus") or {}
+    return [
+        "",
+        f"## Where the p95 goes (largest scale: {scale['memories_per_tenant']} x {scale['tenants']}, ms)",
+        "",
+        f"Each stage timed on its own over the same {split['queries']} queries (the calls of a query back to back,"
+        f" each kind on a connection of its own, after {split.get('warmup')} warm-up queries), as pymem_app bound"
+        f" to tenant {split['tenant']!r}: pymem_private.memory_candidates as the tool asks it (recall:"
+        f" {recall['candidates']}; search: {search['candidates']}) with no leg, one leg, both legs, both and the"
+        f" graph, then the SQL call (recall: {recall['sql_call']}; search: {search['sql_call']}); each kind of call"
+        " planned as a session plans it. A stage is the difference of two of those calls, query by query, not"
+        " clipped (a small negative figure is noise, or a leg planned otherwise alone than with the other). *At the"
+        " p95 calls* is the stage's mean over the calls whose SQL time is at or above the SQL p95"
+        f" ({recall['p95_calls']} recall, {search['p95_calls']} search): down that column"
+        " the stages from the transaction to the tool's own work add up to the SQL call. The MCP layer is a"
+        " difference of p95s (MCP p95 - SQL p95 - embedding p95; the MCP call is that of the latency table, over"
+        " all the bench's queries): tool dispatch, pool, result models, JSON and, for recall, the"
+        " memory_query_focus transaction the tool runs beside the embedding (alone: p50"
+        f" {_fmt(focus.get('p50_ms'))}, p95 {_fmt(focus.get('p95_ms'))} ms; {recall.get('focus_differs')} of the"
+        " queries have a focus of their own, which the tool embeds too).",
+        "",
+        table(
+            [
+                "stage",
+                "recall p50",
+                "recall p95",
+                "recall at the p95 calls",
+                "search p50",
+                "search p95",
+                "search at the p95 calls",
+            ],
+            rows,
+        ),
     ]
 
 
