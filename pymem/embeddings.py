@@ -276,18 +276,28 @@ def second_embedder_from_settings(settings: Settings) -> Embedder | None:
 class EmbeddingService:
     """The server's embedder: loaded once in a background thread so the server answers at once.
 
-    ``embed`` waits for the load; when the model cannot be loaded it returns None and the
-    caller stores rows without an embedding and searches by keyword only (``status`` says why).
+    The load starts when the service is made, or with ``load_now=False`` when ``start_loading`` is called (what
+    `pymem serve` does once the first answer is out: pymem.mcp_server) or the first text is embedded.
+    ``embed`` (and ``wait``) start the load if nothing has, and wait for it; when the model cannot be loaded
+    ``embed`` returns None and the caller stores rows without an embedding and searches by keyword only
+    (``status`` says why).
     """
 
-    def __init__(self, embedder: Embedder | None) -> None:
+    def __init__(self, embedder: Embedder | None, *, load_now: bool = True) -> None:
         self._embedder = embedder
         self._ready = threading.Event()
+        self._started = threading.Lock()  # held from the first start_loading on: the load starts once
         self._error: str | None = None if embedder is not None else "embeddings are disabled (PYMEM_EMBEDDINGS=off)"
         if embedder is None:
             self._ready.set()
-        else:
-            threading.Thread(target=self._load, name="pymem-embedder", daemon=True).start()
+        elif load_now:
+            self.start_loading()
+
+    def start_loading(self) -> None:
+        """Start loading the model in a background thread, unless that was done (or there is no model)."""
+        if self._embedder is None or not self._started.acquire(blocking=False):
+            return
+        threading.Thread(target=self._load, name="pymem-embedder", daemon=True).start()
 
     def _load(self) -> None:
         assert self._embedder is not None
@@ -304,21 +314,24 @@ class EmbeddingService:
         return self._embedder.model_id if self._embedder is not None else MODEL_ID
 
     def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the load (starting it if nothing has); False when timeout passed first."""
+        self.start_loading()
         return self._ready.wait(timeout)
 
     @property
     def available(self) -> bool:
-        """True once the model is loaded; False while loading or when it cannot be."""
+        """True once the model is loaded; False while loading (or before) or when it cannot be."""
         return self._ready.is_set() and self._error is None
 
     def status(self) -> tuple[str, str | None]:
-        """('ready' | 'loading' | 'unavailable', the reason when unavailable)."""
+        """('ready' | 'loading' | 'unavailable', the reason when unavailable); 'loading' also before the load
+        started (`pymem serve` starts it after its first answer)."""
         if not self._ready.is_set():
             return "loading", None
         return ("ready", None) if self._error is None else ("unavailable", self._error)
 
     def embed(self, text: str) -> np.ndarray | None:
-        self._ready.wait()
+        self.wait()
         if self._error is not None or self._embedder is None:
             return None
         return self._embedder.embed(text)

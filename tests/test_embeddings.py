@@ -16,7 +16,7 @@ import pytest
 
 from pymem import cli, onnx_model
 from pymem.config import Settings
-from pymem.embeddings import MODEL_ID, QINT8_MODEL_ID, Embedder, embedder_from_settings
+from pymem.embeddings import MODEL_ID, QINT8_MODEL_ID, Embedder, EmbeddingService, embedder_from_settings
 from pymem.errors import InvalidArgumentError
 from pymem.token_counts import count_tokens, wordpiece_tokens
 
@@ -86,6 +86,20 @@ def test_token_counts_are_those_of_the_reference_wordpiece_tokenizer(embedder: E
     assert [embedder.count_tokens(text) for text in TEXTS] == budget_counts
     assert [qint8.count_tokens(text) for text in TEXTS] == budget_counts
     assert count_tokens("") == 0
+
+
+def test_a_service_that_does_not_load_at_once_loads_when_a_text_is_embedded(embedder: Embedder) -> None:
+    """`pymem serve` makes its EmbeddingService with load_now=False and starts the load after its first answer
+    (pymem.mcp_server._warm_up). Until then the service says 'loading'; a call that embeds before that does not get
+    None (keyword-only) but starts the load itself and waits for it; wait() likewise."""
+    service = EmbeddingService(embedder, load_now=False)
+    assert service.status() == ("loading", None) and not service.available
+    vector = service.embed(TEXTS[1])
+    assert vector is not None and np.allclose(vector, embedder.embed(TEXTS[1]))
+    assert service.status() == ("ready", None) and service.available
+    service.start_loading()  # started once: nothing happens
+    assert EmbeddingService(embedder, load_now=False).wait(120)
+    assert EmbeddingService(None, load_now=False).status()[0] == "unavailable"
 
 
 def test_a_missing_model_file_is_made_in_a_child_and_torch_is_never_imported(

@@ -25,6 +25,7 @@ from mcp.shared.exceptions import MCPError
 from psycopg.conninfo import make_conninfo
 
 from pymem import bearer_tokens, embedded
+from pymem.embeddings import MODEL_ID
 from pymem_dev.stress import spawn_http_server
 from tests.conftest import base_env, migrated_database
 from tests.mcpclient import TOOLS, call, call_error
@@ -88,6 +89,80 @@ async def test_a_tenant_argument_is_refused_not_ignored(served_db: str, tmp_path
         assert "verbose" in unknown.value.message
         message = await call_error(client, "memory_stats", as_tenant="stdio-two")
         assert "memory:admin" in message
+
+
+async def test_the_first_call_runs_with_the_butler_files_written(served_db: str, tmp_path: Path) -> None:
+    """`pymem serve` writes its butler files into the tenant beside the MCP handshake, not before it: a first call
+    that reaches the database waits for them. Here (without a model, so that the call does not wait for one) the
+    very first call stores an episode of a butler whose file says a 2.5-day TTL, while 300 more files are written."""
+    for name in ["health", *(f"other-{i:03}" for i in range(300))]:
+        butler = tmp_path / "butlers" / name / "butler.toml"
+        butler.parent.mkdir(parents=True)
+        butler.write_text("episode_ttl_days = 2.5\n")
+    params = stdio_params(served_db, "stdio-butlers", tmp_path)
+    params.env = {**(params.env or {}), "PYMEM_EMBEDDINGS": "off"}
+    async with Client(params) as client:
+        stored = await call(client, "memory_store_episode", content="The user takes ibuprofen", butler="health")
+    with psycopg.connect(served_db, autocommit=True) as conn:
+        row = conn.execute("select expires_at - created_at from pymem.episodes where id = %s", (stored["memory_id"],))
+        assert row.fetchone() == (timedelta(days=2.5),)
+
+
+async def test_a_first_call_that_needs_the_model_loads_it_and_waits(served_db: str, tmp_path: Path) -> None:
+    """`pymem serve` loads its embedding model after its first answer, not before it: a first call that needs the
+    model starts the load and waits for it. The very first call stores a fact: it is embedded by the model the
+    server recorded before serving, and a semantic search finds it."""
+    async with Client(stdio_params(served_db, "stdio-model", tmp_path)) as client:
+        stored = await call(
+            client, "memory_store_fact", subject="user", predicate="painkiller", content="The user takes ibuprofen"
+        )
+        assert stored["embedded"] is True
+        with psycopg.connect(served_db, autocommit=True) as conn:
+            row = conn.execute("select embedding_model from pymem.facts where id = %s", (stored["memory_id"],))
+            assert row.fetchone() == (MODEL_ID,)
+            assert conn.execute("select pymem.memory_embedding_model()").fetchone() == (MODEL_ID,)
+        found = await call(client, "memory_search", query="which medicine for back pain", mode="semantic")
+        assert [h["memory_id"] for h in found["results"]] == [stored["memory_id"]]
+
+
+async def test_the_model_loads_after_the_first_answer_without_a_call_that_needs_it(
+    served_db: str, tmp_path: Path
+) -> None:
+    """The first answer (memory_stats) does not wait for the model; the server then loads it in the background, so
+    that the first search after a while does not wait for it either: memory_stats says 'ready' soon after, though
+    no call has embedded anything."""
+    async with Client(stdio_params(served_db, "stdio-warm", tmp_path)) as client:
+        first = await call(client, "memory_stats")
+        assert first["semantic_search"] in ("loading", "ready") and first["facts_total"] == 0
+        with anyio.fail_after(120):
+            while (await call(client, "memory_stats"))["semantic_search"] != "ready":
+                await anyio.sleep(0.2)
+
+
+def test_the_server_leaves_logging_set_up_before_it_alone_and_does_not_import_rich() -> None:
+    """`pymem serve` sets up logging before it builds the server (pymem.cli.main). The SDK's own set-up, which
+    imports rich (25-60 ms before the first answer) for a handler that logging.basicConfig then drops, is skipped
+    then, and only then: without a handler on the root logger the SDK sets logging up as it always did."""
+    script = """
+import logging, sys
+configured = sys.argv[1] == "configured"
+if configured:
+    logging.basicConfig(level=logging.WARNING, format="pymem: %(message)s")
+from pymem.embeddings import EmbeddingService
+from pymem.mcp_server import ServerOptions, build_server
+from pymem.pool import make_pool
+pool = make_pool("dbname=none", open=False)
+build_server(ServerOptions(pool=pool, embeddings=EmbeddingService(None), stdio_tenant="t"))
+handlers = [type(h).__name__ for h in logging.getLogger().handlers]
+print("rich" in sys.modules, handlers)
+"""
+    outputs = {
+        how: subprocess.run(
+            [sys.executable, "-c", script, how], env=base_env(), capture_output=True, text=True, timeout=120, check=True
+        ).stdout.strip()
+        for how in ("configured", "not configured")
+    }
+    assert outputs == {"configured": "False ['StreamHandler']", "not configured": "True ['RichHandler']"}
 
 
 def test_stdio_without_a_tenant_refuses_to_start(served_db: str, tmp_path: Path) -> None:

@@ -11,6 +11,10 @@ clients slow to send headers or a body, and no log line holds a token (pymem.log
 Beside the server an index worker keeps the vector indexes healthy (pymem.index_worker; PYMEM_INDEX_CHECK_INTERVAL)
 and a consolidation worker turns episodes into facts and rules (pymem.consolidation_worker; PYMEM_CONSOLIDATE_INTERVAL).
 Logs go to stderr; over stdio, stdout belongs to the protocol.
+
+Nothing that can wait stands before the first answer (docs/scale.md): the database starts in a thread while the MCP
+SDK is imported (start_database), the butler files are written beside the MCP handshake and the embedding model
+loads after the first answer (pymem.mcp_server._prepare, _warm_up).
 """
 
 from __future__ import annotations
@@ -18,27 +22,32 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
+from psycopg_pool import ConnectionPool
 
 from pymem import butlers, log_redaction
 from pymem.bearer_tokens import PymemTokenVerifier, list_tokens
 from pymem.config import Settings
 from pymem.consolidation_worker import ConsolidationWorker
-from pymem.database import open_database
+from pymem.database import Database, open_database
 from pymem.embedding_worker import EmbeddingWorker
 from pymem.embeddings import Embedder, EmbeddingService, embedder_from_settings, second_embedder_from_settings
 from pymem.errors import InvalidArgumentError
 from pymem.index_worker import IndexWorker, ScheduledWork
 from pymem.maintenance import record_embedding_model, record_second_embedding_model
-from pymem.mcp_server import ServerOptions, build_server
 from pymem.pool import make_pool
 from pymem.rerankers import CrossEncoder
 from pymem.second_embedding_worker import SecondEmbeddingWorker
 from pymem.tenancy import validate_tenant_id
+
+if TYPE_CHECKING:
+    from pymem.mcp_server import ServerOptions
 
 log = logging.getLogger("pymem.cli.serve")
 
@@ -115,6 +124,39 @@ def start_workers(
     return workers
 
 
+@dataclass(frozen=True)
+class Started:
+    """What start_database made: the database (at head) and its pools, connecting."""
+
+    db: Database
+    pool: ConnectionPool
+    replica_pool: ConnectionPool | None
+
+
+def start_database(
+    settings: Settings, replica_dsn: str | None, embedder: Embedder | None, second: Embedder | None
+) -> Started:
+    """`pymem serve`'s start with its database, in a thread while the MCP SDK is imported (about half a second that
+    waited for nothing else): the database opened (started and migrated if it must be), the pools connecting in
+    their own threads (the server's lifespan waits for them), the embedding model recorded (rows of another model
+    are flagged for `pymem reembed`) and the second encoder (search's second leg uses the vectors of that model
+    only; none: the leg is off), then the workers started (start_workers: they wait out their delay before they
+    look at anything)."""
+    db = open_database(settings)
+    # bounded waits for a connection: past PYMEM_POOL_TIMEOUT a call gets "busy, try again"
+    pool = make_pool(db.app_dsn, open=False, max_size=settings.pool_size, timeout=settings.pool_timeout)
+    # a replica that cannot answer within the timeout sends the read to the primary
+    replica_pool = make_pool(replica_dsn, open=False, read_only=True, timeout=5) if replica_dsn else None
+    for opening in (pool, replica_pool):
+        if opening is not None:
+            opening.open(wait=False)
+    if embedder is not None:
+        record_embedding_model(db.migrator_dsn, embedder.model_id)
+        record_second_embedding_model(db.migrator_dsn, second.model_id if second is not None else None)
+    start_workers(settings, db.migrator_dsn, embedder, second)
+    return Started(db, pool, replica_pool)
+
+
 def serve(
     settings: Settings,
     *,
@@ -130,45 +172,41 @@ def serve(
     tenant_id = stdio_tenant(settings, tenant) if transport == "stdio" else None
     if transport == "http" and tenant:
         raise InvalidArgumentError("--tenant is for stdio; over HTTP each bearer token names its tenant")
-    db = open_database(settings)
-    # bounded waits for a connection: past PYMEM_POOL_TIMEOUT a call gets "busy, try again"
-    pool = make_pool(db.app_dsn, open=False, max_size=settings.pool_size, timeout=settings.pool_timeout)
-    replica_dsn = replica_dsn or settings.replica_dsn
-    # a replica that cannot answer within the timeout sends the read to the primary
-    replica_pool = make_pool(replica_dsn, open=False, read_only=True, timeout=5) if replica_dsn else None
     embedder = embedder_from_settings(settings)
-    embeddings = EmbeddingService(embedder)
     second = second_embedder_from_settings(settings)
-    if settings.embeddings:  # rows of another model are flagged for `pymem reembed`
-        record_embedding_model(db.migrator_dsn, embeddings.model_id)
-        # search's second leg uses the vectors of this model only (none: the leg is off, nothing passes a vector)
-        record_second_embedding_model(db.migrator_dsn, second.model_id if second is not None else None)
+    beside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pymem-start")
+    starting = beside.submit(start_database, settings, replica_dsn or settings.replica_dsn, embedder, second)
+    beside.shutdown(wait=False)
+    from pymem.mcp_server import ServerOptions, build_server  # the MCP SDK, while the database starts
+
+    # its errors are raised here, as they were when it ran first; the server is built once it is done
+    ready = starting.result()
     # butler settings are written into each tenant the server can serve: over HTTP, those with a live token
     now = datetime.now(UTC)
     token_tenants = (
-        tuple(sorted({t.tenant_id for t in list_tokens(db.migrator_dsn) if t.status(now) == "active"}))
+        tuple(sorted({t.tenant_id for t in list_tokens(ready.db.migrator_dsn) if t.status(now) == "active"}))
         if transport == "http"
         else ()
     )
     options = ServerOptions(
-        pool=pool,
-        embeddings=embeddings,
+        pool=ready.pool,
+        # the model loads after the first answer, or when a call needs it (pymem.mcp_server._warm_up)
+        embeddings=EmbeddingService(embedder, load_now=False),
         stdio_tenant=tenant_id,
         butlers_dir=butlers_dir or butlers.butlers_dir(),
         butler_tenants=token_tenants,
         http_url=f"http://{host}:{port}" if transport == "http" else None,
-        replica_pool=replica_pool,
+        replica_pool=ready.replica_pool,
         reranker=CrossEncoder(settings.reranker) if settings.reranker is not None else None,
         model_concurrency=settings.model_concurrency,
         max_result_bytes=settings.max_result_bytes,
         # over HTTP one tenant's calls hold at most its share of the pool (stdio serves one tenant)
         tenant_connections=settings.connections_per_tenant if transport == "http" else None,
-        second_embeddings=EmbeddingService(second) if second is not None else None,
+        second_embeddings=EmbeddingService(second, load_now=False) if second is not None else None,
     )
     server = build_server(options)
-    log.info("database ready in %.1f s", time.monotonic() - started)
-    start_workers(settings, db.migrator_dsn, embedder, second)
-    if replica_pool is not None:
+    log.info("database and server ready in %.1f s", time.monotonic() - started)
+    if ready.replica_pool is not None:
         log.info("read tools go to the read replica; writes and reference bumps to the primary")
     if options.reranker is not None:
         log.info("memory_search(rerank=True) reranks with the cross-encoder in %s", settings.reranker)

@@ -60,9 +60,14 @@ def _eval(args: argparse.Namespace, settings: Settings) -> int:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `pymem eval` to the subcommands of the `pymem` parser."""
-    from pymem_dev.evaluation.calibration import COEFFICIENTS_FILE
-    from pymem_dev.evaluation.golden import MIN_KEYWORD, MIN_SEMANTIC
-    from pymem_dev.evaluation.run import DEFAULT_CACHE, DEFAULT_DATABASE
+    # the light module: the parser is built on every command (pymem_dev.evaluation.defaults)
+    from pymem_dev.evaluation.defaults import (
+        COEFFICIENTS_FILE,
+        DEFAULT_CACHE,
+        DEFAULT_DATABASE,
+        MIN_KEYWORD,
+        MIN_SEMANTIC,
+    )
 
     ev = sub.add_parser(
         "eval",

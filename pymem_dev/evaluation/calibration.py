@@ -25,7 +25,6 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -49,7 +48,6 @@ USED_FEATURES = (
     "semantic_lift",
 )
 MODEL_NAME = "pymem"
-COEFFICIENTS_FILE = Path(__file__).resolve().parents[2] / "sql" / "functions" / "113-relevance-coefficients.sql"
 # the floors tried: 0.01 .. 0.04, then 0.05 .. 0.95
 FLOORS = (0.01, 0.02, 0.03, 0.04, *(round(0.05 * i, 2) for i in range(1, 20)))
 FLOOR_TOP_K = 10  # an answerable question keeps the relevant rows of its top 10 above the floor

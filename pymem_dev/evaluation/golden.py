@@ -23,6 +23,7 @@ from pymem.client import MemoryClient, SearchRow
 from pymem.tenancy import tenant_transaction
 from pymem_dev.evaluation import calibration, metrics
 from pymem_dev.evaluation.dataset import CATEGORIES, SPLITS, Dataset, Memory, Question
+from pymem_dev.evaluation.defaults import MIN_KEYWORD, MIN_SEMANTIC
 from pymem_dev.evaluation.embedcache import EmbedderLike, embed_cached
 
 MODES = ("semantic", "keyword", "hybrid", "weighted", "rerank")
@@ -40,12 +41,6 @@ CHECK_KINDS = {
     "answerable_above_threshold": "ranking",
 }
 SESSION_NAMESPACE = uuid.UUID("6c1d9a52-5b7e-4f0e-9d55-2f5c8e0f4a11")
-# The "nothing found" thresholds of the hallucination check: a result counts as an answer when its
-# semantic score (cosine similarity) reaches MIN_SEMANTIC -- in every mode that has a query
-# embedding, since RRF scores are ranks and say nothing about relevance -- or, in keyword mode,
-# when its keyword score reaches MIN_KEYWORD.
-MIN_SEMANTIC = 0.35
-MIN_KEYWORD = 0.5
 RECALL_DEPTH = 30  # memory_recall's candidate depth at limit 10: max(3 * limit, 30)
 
 

@@ -25,10 +25,8 @@ from pymem_dev.evaluation import (
     token_efficiency,
 )
 from pymem_dev.evaluation.dataset import CATEGORIES, SPLITS, Dataset
+from pymem_dev.evaluation.defaults import DEFAULT_CACHE, MIN_KEYWORD, MIN_SEMANTIC
 from pymem_dev.evaluation.embedcache import EmbedderLike
-
-DEFAULT_CACHE = Path(__file__).resolve().parents[2] / "eval" / ".cache"
-DEFAULT_DATABASE = "pymem_eval"  # the scratch database (pymem_dev.scratch), dropped and re-created per run
 
 
 def connect_app(app_dsn: str) -> psycopg.Connection[Any]:
@@ -66,8 +64,8 @@ def run(
     beir_config: beir.SearchConfig | None = None,
     modes: tuple[str, ...] = golden.MODES,
     k: int = 10,
-    min_semantic: float = golden.MIN_SEMANTIC,
-    min_keyword: float = golden.MIN_KEYWORD,
+    min_semantic: float = MIN_SEMANTIC,
+    min_keyword: float = MIN_KEYWORD,
     cache_dir: Path | None = DEFAULT_CACHE,
     dataset_path: Path | None = None,
     progress: bool = True,
