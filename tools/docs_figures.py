@@ -78,10 +78,15 @@ def target(bench: Results, name: str) -> dict[str, Any]:
     return next(t for t in bench["targets"] if t["name"] == name)
 
 
+def _digits(unit: str) -> int:
+    """Decimals a target's measure is shown with: 0.936 recall, 1.05 s, 47.5 ms."""
+    return 3 if unit in ("recall", "x") else 2 if unit == "s" else 1
+
+
 def measured(t: dict[str, Any]) -> str:
     if t["measured"] is None:
         return "-"
-    return f"{fmt(t['measured'], 3 if t['unit'] in ('recall', 'x') else 1)} {t['unit']}"
+    return f"{fmt(t['measured'], _digits(t['unit']))} {t['unit']}"
 
 
 def met(t: dict[str, Any]) -> str:
@@ -233,7 +238,11 @@ def targets_met(bench: Results) -> str:
     missed = [t for t in measured if not t["met"]]
     text = f"{len(measured) - len(missed)} of {len(measured)} measured"
     if missed:
-        text += " (missed: " + ", ".join(f"`{t['name']}` {fmt(t['measured'], 1)} {t['unit']}" for t in missed) + ")"
+        text += (
+            " (missed: "
+            + ", ".join(f"`{t['name']}` {fmt(t['measured'], _digits(t['unit']))} {t['unit']}" for t in missed)
+            + ")"
+        )
     return text
 
 

@@ -41,7 +41,7 @@ def _targets(results: dict[str, Any]) -> list[str]:
     targets = [
         [
             f"`{t['name']}`",
-            _fmt(t["measured"], 3 if t["unit"] in ("recall", "x") else 1)
+            _fmt(t["measured"], 3 if t["unit"] in ("recall", "x") else 2 if t["unit"] == "s" else 1)
             + (f" {t['unit']}" if t["measured"] is not None else ""),
             f"{t['target']} {t['unit']}",
             f"{t['goal']} {t['unit']}" if t.get("goal") else "-",

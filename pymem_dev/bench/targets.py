@@ -39,7 +39,7 @@ class Target:
 TARGETS = (
     Target(
         "recall_e2e_p95_ms_100k",
-        50,
+        40,
         "ms",
         False,
         "memory_recall through MCP (query embedding included), p95, 100k memories per tenant",
@@ -48,7 +48,7 @@ TARGETS = (
     ),
     Target(
         "search_e2e_p95_ms_100k",
-        60,
+        50,
         "ms",
         False,
         "memory_search through MCP (query embedding included), p95, 100k memories per tenant",
@@ -72,7 +72,7 @@ TARGETS = (
         per_tenant=SIZE_100K,
     ),
     Target("query_embed_p95_ms", 5, "ms", False, "query embedding, p95"),
-    Target("serve_first_call_s", 2, "s", False, "`pymem serve` spawn to first tool call answered"),
+    Target("serve_first_call_s", 1.0, "s", False, "`pymem serve` spawn to first tool call answered"),
     Target("batch_ingest_per_s", 150, "memories/s", True, "batch ingest (embed_many + SQL store functions)"),
     Target("filtered_recall_at_10", 0.95, "recall", True, "small tenant (1% of rows), memory_search vs exact"),
     Target("hot_memory_p95_ms", 10, "ms", False, "memory_recent_episodes, p95"),
