@@ -446,3 +446,27 @@ def test_repeated_lexemes_are_those_of_two_positions_or_more(superuser: psycopg.
         "select pymem_private.repeated_lexemes(strip(to_tsvector('english', 'tea tea')))::text"
     ).fetchone()
     assert stripped == ("",)
+
+
+def test_the_pruned_top_k_as_of_a_past_moment_finds_what_was_valid_then(as_tenant: Tenant) -> None:
+    """The kept statistics count what is searchable now: a word only a superseded fact holds has df 0. Asked as of
+    a moment when that fact was valid, the pruned top-k still reads the group of that word (a group is skipped for
+    a word whose every row was read only when the search is of now)."""
+    with as_tenant("acme") as conn:
+        for i in range(30):
+            store_fact(conn, "s", f"p{i}", f"user note {i}")
+    with as_tenant("acme") as conn:
+        store_fact(conn, "tom", "plays", "tom plays the violin in kyoto")
+        then = conn.execute("select now()").fetchone()[0]  # type: ignore[index]
+    with as_tenant("acme") as conn:
+        store_fact(conn, "tom", "plays", "tom plays nothing now")
+        assert df(conn, "kyoto") == 0
+        for common in ("on", "auto", "off"):
+            conn.execute("select set_config('pymem.keyword_pruning', 'on', true)")
+            conn.execute("select set_config('pymem.keyword_common', %s, true)", (common,))
+            rows = conn.execute(
+                "select k.id from pymem_private.memory_keyword_top('acme', 'violin in kyoto', '{fact}', null, 5, 0.0,"
+                " %s) as k",
+                (then + dt.timedelta(microseconds=1),),
+            ).fetchall()
+            assert len(rows) == 1, common

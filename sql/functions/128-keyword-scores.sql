@@ -641,8 +641,10 @@ begin
                 into v_fetch_text
                 from pg_catalog.generate_series(1, v_lead) as j;
                 v_fetch := v_fetch_text::tsquery;
-                -- a group holding a word of which every searchable row has been read is empty (the kept df is exact)
-                continue when exists (
+                -- a group holding a word of which every searchable row has been read is empty (the kept df is exact);
+                -- only in a search of now: as of a past moment, rows that were valid then (a superseded fact, a
+                -- forgotten rule or episode) are searched and not counted in df
+                continue when p_as_of is null and exists (
                     select from pg_catalog.generate_series(1, v_lead) as j
                     where v_mask & (1 << (j - 1)) <> 0 and (
                         select pg_catalog.sum(v_kw_df[(j - 1) * 3 + t] - v_kw_read[(j - 1) * 3 + t])
