@@ -679,12 +679,14 @@ begin
                     );
                 end if;
                 v_rest := array(select x.t from pg_catalog.unnest(p_types) as x (t) where x.t <> all (v_ordered));
-                select
-                    pg_catalog.array_agg(v_kw_lexemes[j] order by j),
-                    pg_catalog.array_agg(v_kw_idf[j] order by j)
-                into v_words, v_words_idf
-                from pg_catalog.generate_series(1, v_lead) as j
-                where v_mask & (1 << (j - 1)) <> 0;
+                if pg_catalog.cardinality(v_ordered) > 0 then
+                    select
+                        pg_catalog.array_agg(v_kw_lexemes[j] order by j),
+                        pg_catalog.array_agg(v_kw_idf[j] order by j)
+                    into v_words, v_words_idf
+                    from pg_catalog.generate_series(1, v_lead) as j
+                    where v_mask & (1 << (j - 1)) <> 0;
+                end if;
                 -- the best p_depth rows read so far, in output order: a row outside them can never re-enter (the
                 -- groups are disjoint, and the set only grows), so a large group is cut here, not carried along
                 with k as materialized (
