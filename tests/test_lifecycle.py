@@ -411,6 +411,57 @@ def test_stats_with_scope(as_tenant: Tenant) -> None:
     assert (everything["facts_total"], everything["rules_total"], everything["episodes_total"]) == (3, 3, 3)
 
 
+# memory_stats's passes over each table, as the function writes them (sql/functions/190-stats.sql): the columns
+# counted, for a tenant and a scope; and its count of rows without an embedding
+STATS_PASSES = {
+    "facts_stats_idx": "select f.embedding_model, count(*), count(*) filter (where f.validity = 'active'"
+    " and pymem_private.decayed_confidence(f.confidence, f.decay_rate, f.last_confirmed_at, now()) < 0.2)"
+    " from pymem.facts as f where f.tenant_id = 'acme' and f.scope in ('global', 'health') group by 1",
+    "rules_stats_idx": "select r.embedding_model, count(*) filter (where r.forgotten_at is null"
+    " and r.review_state = 'approved' and r.maturity = 'proven') from pymem.rules as r"
+    " where r.tenant_id = 'acme' and r.scope in ('global', 'health') group by 1",
+    "episodes_stats_idx": "select e.embedding_model, count(*) filter (where e.forgotten_at is null"
+    " and (e.expires_at is null or e.expires_at > now()) and not e.consolidated), min(e.created_at)"
+    " from pymem.episodes as e where e.tenant_id = 'acme' and e.butler = 'health' group by 1",
+    "facts_unembedded_idx": "select count(*) from pymem.facts as f where f.tenant_id = 'acme'"
+    " and f.embedding is null and f.validity = 'active' and f.scope in ('global', 'health')",
+    "episodes_unembedded_idx": "select count(*) from pymem.episodes as e where e.tenant_id = 'acme'"
+    " and e.embedding is null and e.forgotten_at is null and e.butler = 'health'",
+}
+
+
+def test_stats_reads_indexes_not_rows(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    """As pymem_app (row-level security on), memory_stats's passes are index-only scans of the covering
+    *_stats_idx (migration 0033: the rows' text and vectors are not read) and its count of rows without an
+    embedding reads the partial *_unembedded_idx."""
+    with as_tenant("acme") as conn, conn.cursor() as cur:
+        cur.executemany(
+            "insert into pymem.facts (subject, predicate, content, scope) values (%s, %s, %s, %s)",
+            [("s", f"p{i}", f"note {i}", "health" if i % 2 else "global") for i in range(2000)],
+        )
+        cur.executemany(
+            "insert into pymem.rules (content, scope) values (%s, %s)", [(f"rule {i}", "health") for i in range(500)]
+        )
+        cur.executemany(
+            "insert into pymem.episodes (content, butler) values (%s, %s)",
+            [(f"episode {i}", "health") for i in range(2000)],
+        )
+    superuser.execute("vacuum analyze pymem.facts, pymem.rules, pymem.episodes")
+    with as_tenant("acme") as conn:
+        conn.execute("set local enable_seqscan = off")
+        conn.execute("set local enable_bitmapscan = off")
+        plans = {
+            index: "\n".join(r[0] for r in conn.execute("explain " + query).fetchall())
+            for index, query in STATS_PASSES.items()
+        }
+        stats = call_one(conn, "memory_stats", scope="health")
+    for index, plan in plans.items():
+        scan = "Index Only Scan" if index.endswith("_stats_idx") else "Index Scan"
+        assert f"{scan} using {index}" in plan, plan
+    assert (stats["facts_total"], stats["rules_total"], stats["episodes_total"]) == (2000, 500, 2000)
+    assert stats["unembedded"] == 2000 + 500 + 2000
+
+
 def test_stats_of_an_empty_tenant(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         row = call_one(conn, "memory_stats")
