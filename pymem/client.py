@@ -532,6 +532,7 @@ class MemoryClient(SqlClient):
         second_query_embedding: Vector = None,
         second_rrf_weight: float | None = None,
         time_boost: float | None = None,
+        agent_turn_weight: float | None = None,
     ) -> list[SearchRow]:
         """pymem.memory_search with every argument, and every column of its rows (each leg's rank and score):
         what benchmarks and evaluations read. The tool's search leaves those out."""
@@ -560,6 +561,7 @@ class MemoryClient(SqlClient):
             second_query_embedding=("public.vector", second_query_embedding),
             second_rrf_weight=("double precision", second_rrf_weight),
             time_boost=("double precision", time_boost),
+            agent_turn_weight=("double precision", agent_turn_weight),
         )
 
     def recall(

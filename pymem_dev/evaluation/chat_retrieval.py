@@ -427,8 +427,11 @@ def _recall(
     return [(r[0], r[1]) for r in rows]
 
 
+# "hybrid_agent_1": hybrid with the assistant's turns weighed as the user's (agent_turn_weight 1, migration 0034)
+AGENT_OFF: Final[dict[str, Any]] = {"agent_turn_weight": 1.0}
 SEARCH_VARIANTS: Final[dict[str, dict[str, Any]]] = {
     "hybrid": {},
+    "hybrid_agent_1": AGENT_OFF,
     "semantic": {"mode": "semantic"},
     "keyword": {"mode": "keyword"},
 }
@@ -504,7 +507,8 @@ def second_figures(
     weights: Sequence[float],
 ) -> list[dict[str, Any]]:
     """The second encoder's figures per question (empty for one without evidence): it alone ("second_cosine"), and
-    hybrid search with its leg, "hybrid_second" (of RRF weight w != 1: "hybrid_second_w"). Its vectors of the turns
+    hybrid search with its leg, "hybrid_second" (of RRF weight w != 1: "hybrid_second_w"; with the assistant's turns
+    weighed as the user's: "hybrid_second_agent_1"). Its vectors of the turns
     (second_vectors) are stored first, as the second embedding worker stores them."""
     turns, questions = vectors
     store_second_vectors(conn, second, turn_of, chat, turns)
@@ -519,6 +523,10 @@ def second_figures(
                 options = {"second_query_embedding": _vector(second_vector), "second_rrf_weight": weight}
                 name = "hybrid_second" if weight == 1.0 else f"hybrid_second_{weight:g}"
                 figures[name] = _scores(_search(conn, q, vector, turn_of, options), q.evidence)
+                if weight == 1.0:
+                    figures["hybrid_second_agent_1"] = _scores(
+                        _search(conn, q, vector, turn_of, options | AGENT_OFF), q.evidence
+                    )
         out.append(figures)
     return out
 

@@ -165,7 +165,8 @@ create or replace function pymem.memory_search(
     graph_rrf_weight double precision default 1,
     second_query_embedding public.vector default null,
     second_rrf_weight double precision default 1,
-    time_boost double precision default 0.5
+    time_boost double precision default 0.5,
+    agent_turn_weight double precision default 0.9
 )
 returns table (
     memory_type text,
@@ -235,6 +236,7 @@ begin
     perform pymem_private.require_range('second_rrf_weight', second_rrf_weight, 0, 1000);
     perform pymem_private.require_second_embedding('second_query_embedding', second_query_embedding);
     perform pymem_private.require_range('time_boost', time_boost, 0, 10);
+    perform pymem_private.require_range('agent_turn_weight', agent_turn_weight, 0.01, 1);
     if time_boost > 0 then
         select w.starts, w.ends into v_window_starts, v_window_ends from pymem.memory_time_window(query, v_at) as w;
     end if;
@@ -265,7 +267,14 @@ begin
                         then vector_weight * coalesce(s.semantic_score, 0) + keyword_weight * coalesce(s.keyword_score, 0)
                     when v_mode = 'semantic' then s.semantic_score
                     else s.keyword_score
-                end) * s.date_decay * (case when s.in_window then 1 + time_boost else 1 end) as score
+                end) * s.date_decay * (case when s.in_window then 1 + time_boost else 1 end)
+                -- an agent's own turn ("Assistant: ...") is not evidence about the user: below the user's turns
+                -- that match as well
+                * (case
+                    when agent_turn_weight < 1 and s.kind = 'episode'
+                        and pymem_private.turn_speaker_kind(s.content) = 'agent' then agent_turn_weight
+                    else 1
+                end) as score
             from (
                 select
                     c.c_type as kind,
@@ -347,7 +356,8 @@ $$;
 comment on function pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
-    double precision, double precision, double precision, public.vector, double precision, double precision
+    double precision, double precision, double precision, public.vector, double precision, double precision,
+    double precision
 ) is
 $$Searches the tenant's episodes, facts and rules. mode: hybrid (default; weighted RRF score =
 semantic_rrf_weight/(rrf_k + semantic_rank) + keyword_rrf_weight/(rrf_k + keyword_rank), a missing rank counting
@@ -366,6 +376,9 @@ as_of, bump_references => false, or in a read-only transaction). Memories import
 (metadata.source_date) have their score multiplied by date_decay = exp(-ln 2 * age / date_half_life_days), 30 days
 by default; undated ones by 1. A query that names a period ("last week", "yesterday", "in May", "March 2025", an ISO
 date: pymem.memory_time_window(query, as_of or now)) has the score of each memory created in that period multiplied
-by 1 + time_boost (0.5 by default; 0 turns it off; in_time_window says which). Provenance (pymem_private.memory_provenance): source_butler, session_id,
+by 1 + time_boost (0.5 by default; 0 turns it off; in_time_window says which). An episode that is an agent's
+turn of a chat (its text opens with "Assistant:", "AI:", "Bot:" ...: pymem_private.turn_speaker_kind) has its score
+multiplied by agent_turn_weight (0.9 by default; 1 turns it off): what the user said ranks above what an assistant
+said that matches as well. Provenance (pymem_private.memory_provenance): source_butler, session_id,
 source_episode_id, source_path, stored_by, beside created_at and confidence.
 Example: select memory_type, content, score, relevance, stored_by from memory_search(query => 'Dr. Smith', "limit" => 5);$$;

@@ -600,6 +600,27 @@ names no one ("Note:", "Tool output:", "Update:"), whose line is read as text.
 Example: select pymem_private.speaker_kind('Maya'), pymem_private.speaker_kind('Note');$$;
 
 
+create or replace function pymem_private.turn_speaker_kind(content text)
+returns text
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+-- the kind of speaker (pymem_private.speaker_kind) of the label that opens a stored chat turn ("Assistant: ..."):
+-- what memory_search's agent_turn_weight reads; NULL for a text that opens with no speaker's label
+return (
+    select pymem_private.speaker_kind(m.opening[1])
+    from (select pg_catalog.regexp_match(content, '^\s*([[:alpha:]][[:alpha:] ]{0,40}?)\s*:\s') as opening) as m
+    where m.opening is not null
+);
+
+comment on function pymem_private.turn_speaker_kind(text) is
+$$The kind of speaker whose label opens a text (pymem_private.speaker_kind of its first label): 'user' for
+"User: ...", 'agent' for "Assistant: ...", 'person' for "Maya: ...", NULL for a text that opens with no speaker.
+memory_search weighs an episode that is an agent's turn by agent_turn_weight.
+Example: select pymem_private.turn_speaker_kind('Assistant: Here are three options.');  -- agent$$;
+
 create or replace function pymem_private.speaker_turns(content text)
 returns table (speaker text, kind text, said text)
 language plpgsql

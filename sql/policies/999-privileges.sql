@@ -120,6 +120,7 @@ pymem.memory_extract(text),
 pymem_private.extract_statements(text, boolean),
 pymem_private.extraction_sentences(text),
 pymem_private.speaker_kind(text),
+pymem_private.turn_speaker_kind(text),
 pymem_private.speaker_turns(text),
 pymem_private.spoken_by(text, text),
 pymem_private.extraction_value(text),
@@ -150,7 +151,8 @@ pymem.memory_record_refusal(text, text, text, text),
 pymem.memory_search(
     text, text[], text, text, integer, double precision, public.vector, double precision, double precision,
     double precision, integer, timestamptz, boolean, double precision, double precision, boolean,
-    double precision, double precision, double precision, public.vector, double precision, double precision
+    double precision, double precision, double precision, public.vector, double precision, double precision,
+    double precision
 )
 to pymem_app, pymem_analyst;
 
