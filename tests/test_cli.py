@@ -167,3 +167,39 @@ def test_maintenance_commands_leave_their_defaults_to_sql(argv: list[str], optio
 
     args = build_parser().parse_args(argv)
     assert {name: getattr(args, name) for name in options} == dict.fromkeys(options)
+
+
+def _commands(parser: Any) -> set[str]:
+    return {name for action in parser._subparsers._group_actions for name in action.choices}
+
+
+def test_each_command_line_builds_only_its_command() -> None:
+    """`pymem <command>` builds the parsers of its command's module (pymem.cli.COMMAND_MODULES) and the built-in
+    ones; with no command or an unknown one, every command. The table says which commands each module registers:
+    a command it forgets would be missing from its own command line."""
+    import importlib
+
+    from pymem.cli import COMMAND_MODULES, CORE_COMMANDS, build_parser
+
+    everything = _commands(build_parser())
+    assert everything == set(CORE_COMMANDS) | {c for commands in COMMAND_MODULES.values() for c in commands}
+    assert _commands(build_parser("no-such-command")) == everything
+    for module, commands in COMMAND_MODULES.items():
+        for command in commands:
+            assert _commands(build_parser(command)) == set(CORE_COMMANDS) | set(commands), (module, command)
+        if module != "pymem_dev.cli":
+            registered = build_parser("serve")
+            importlib.import_module(module).register(registered._subparsers._group_actions[0])  # type: ignore[union-attr]
+            assert _commands(registered) == set(CORE_COMMANDS) | set(commands), module
+    assert _commands(build_parser("serve")) == set(CORE_COMMANDS)
+
+
+def test_serve_imports_no_other_command() -> None:
+    """The parser of `pymem serve` leaves the modules of the other commands unimported (what they import stands
+    before no MCP client's first call)."""
+    code = (
+        "import sys; from pymem.cli import build_parser; build_parser('serve').parse_args(['serve']);"
+        " print(sorted(m for m in sys.modules if m.startswith(('pymem.cli.', 'pymem.claude_code', 'pymem_dev'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

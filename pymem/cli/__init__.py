@@ -27,20 +27,13 @@ pymem stress [--seconds S] [--tenants N] [--sessions N]   a bounded load on the 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from pymem import __version__, embedded, migrate
-from pymem.cli import butler as butler_cli
-from pymem.cli import claude_code as claude_code_cli
-from pymem.cli import dashboard as dashboard_cli
-from pymem.cli import erase as erase_cli
-from pymem.cli import maintenance as maintenance_cli
-from pymem.cli import model as model_cli
-from pymem.cli import review as review_cli
-from pymem.cli import tenant_data as tenant_data_cli
-from pymem.cli import token as token_cli
 from pymem.config import Settings
 from pymem.database import ensure_analyst, open_database, resolve_database, to_url
 from pymem.errors import PymemError
@@ -187,7 +180,38 @@ def _dev_unavailable(args: argparse.Namespace, settings: Settings) -> int:
     return 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+# The modules that register the other commands (each with `register(sub)`), in the order `pymem --help` lists them,
+# and the commands each registers (tests/test_cli.py checks that they are the ones it registers). A command line
+# that names one of them builds only its module's parsers: `pymem serve` and `pymem hook` (a Claude Code hook, on
+# every prompt) no longer import the modules of every other command before they start.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "pymem.cli.token": ("token",),
+    "pymem.cli.butler": ("butler",),
+    "pymem.cli.maintenance": ("index-health", "maintain", "worker", "reembed", "janitor", "consolidate"),
+    "pymem.cli.erase": ("erase",),
+    "pymem.cli.review": ("review",),
+    "pymem.cli.dashboard": ("dashboard",),
+    "pymem.cli.claude_code": ("hook", "claude-code"),
+    "pymem.cli.tenant_data": ("export", "import-tenant"),
+    "pymem_dev.cli": tuple(DEV_COMMANDS),
+    "pymem.cli.model": ("model", "embed"),
+}
+CORE_COMMANDS = ("db", "migrate", "demo", "import", "serve")
+
+
+def _named_command(argv: Sequence[str]) -> str | None:
+    """The command a command line names: its first argument that is not an option (pymem's own options take no
+    value), or None."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The `pymem` parser. With the command a command line names: only the parsers of that command's module (the
+    built-in commands' with any), so that no other command's module is imported; with an unknown command or
+    none, every command (for --help and for argparse's list of choices)."""
+    modules = [m for m, commands in COMMAND_MODULES.items() if command in commands]
+    if not modules and command not in CORE_COMMANDS:
+        modules = list(COMMAND_MODULES)
     parser = argparse.ArgumentParser(prog="pymem", description="Long-term memory for AI agents, inside PostgreSQL.")
     parser.add_argument("--version", action="version", version=f"pymem {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
@@ -242,21 +266,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--replica-dsn", help="pymem_app DSN of a read replica for the read tools (default: $PYMEM_REPLICA_DSN)"
     )
     srv.set_defaults(func=_serve)
-    token_cli.register(sub)
-    butler_cli.register(sub)
-    maintenance_cli.register(sub)
-    erase_cli.register(sub)
-    review_cli.register(sub)
-    dashboard_cli.register(sub)
-    claude_code_cli.register(sub)
-    tenant_data_cli.register(sub)
-    _register_dev_commands(sub)
-    model_cli.register(sub)
+    for module in modules:
+        if module == "pymem_dev.cli":
+            _register_dev_commands(sub)
+        else:
+            importlib.import_module(module).register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    args = build_parser(_named_command(arguments)).parse_args(arguments)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING, format="pymem: %(message)s")
     try:
         return int(args.func(args, Settings.from_env()))
