@@ -87,12 +87,12 @@ def test_search_fuses_the_second_leg(as_tenant: Tenant, embedder: Embedder, seco
     assert rows[0]["memory_id"] == ids[TURNS[2]]  # the wedding, first by every leg
     assert all(r["second_rank"] is not None for r in rows)  # a chat this small: every turn is in every list
     assert all(r["second_rank"] is None for r in without)
-    for r in rows:  # the score is the four-list RRF
+    for r in rows:  # the score is the four-list RRF (an assistant's turn weighed by agent_turn_weight, 0.9)
         expected = sum(
             1.0 / (60 + (rank if rank is not None else 7))
             for rank in (r["semantic_rank"], r["keyword_rank"], r["second_rank"])
         ) + (1.0 / (60 + r["graph_rank"]) if r["graph_rank"] else 0.0)
-        assert r["score"] == pytest.approx(expected)
+        assert r["score"] == pytest.approx(expected * (0.9 if r["content"].startswith("Assistant:") else 1.0))
 
 
 def test_second_rrf_weight_zero_is_the_search_without_it(
