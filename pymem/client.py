@@ -488,6 +488,7 @@ class MemoryClient(SqlClient):
         rerank: bool | None = None,
         bump_references: bool | None = None,
         second_query_embedding: Vector = None,
+        agent_turn_weight: float | None = None,
     ) -> list[SearchHit]:
         """pymem.memory_search: hybrid (or one-mode) search of episodes, facts and rules (with the second
         encoder's leg when second_query_embedding is given)."""
@@ -505,6 +506,7 @@ class MemoryClient(SqlClient):
             rerank=("boolean", rerank),
             bump_references=("boolean", bump_references),
             second_query_embedding=("public.vector", second_query_embedding),
+            agent_turn_weight=("double precision", agent_turn_weight),
         )
 
     def search_scored(
@@ -639,6 +641,7 @@ class MemoryClient(SqlClient):
         min_confidence: float | None = None,
         query_embedding: Vector = None,
         min_relevance: float | None = None,
+        agent_turn_weight: float | None = None,
     ) -> list[SearchHit]:
         """pymem.memory_rerank_candidates: stage 1 of a search reranked by a model (memory_search's rows, as many as
         SQL decides for the limit, nothing bumped)."""
@@ -653,6 +656,7 @@ class MemoryClient(SqlClient):
             min_confidence=("double precision", min_confidence),
             query_embedding=("public.vector", query_embedding),
             min_relevance=("double precision", min_relevance),
+            agent_turn_weight=("double precision", agent_turn_weight),
         )
 
     def rerank_select(

@@ -609,6 +609,13 @@ async def memory_search(
             " relevance, instead of the fused rank score"
         ),
     ] = False,
+    agent_turn_weight: Annotated[
+        float | None,
+        Field(
+            description="an episode that is an assistant's chat turn ('Assistant: ...') scores this times its"
+            " score (0.01..1, default 0.9: what the user said ranks first); 1 when asking what the assistant said"
+        ),
+    ] = None,
     as_tenant: AsTenant = None,
 ) -> Annotated[CallToolResult, SearchResult]:
     """Search episodes, facts and rules by meaning and by keyword. Returns scored results with
@@ -628,6 +635,7 @@ async def memory_search(
         "min_confidence": min_confidence,
         "query_embedding": vector,
         "min_relevance": min_relevance,
+        "agent_turn_weight": agent_turn_weight,
     }
 
     def work(db: MemoryClient) -> tuple[list[SearchHit], int]:

@@ -8,9 +8,13 @@ from typing import Any
 
 import psycopg
 import pytest
+from mcp import Client
+from psycopg_pool import ConnectionPool
 
 from pymem.embeddings import Embedder
 from tests.conftest import Tenant
+from tests.mcpclient import call as tool_call
+from tests.mcpclient import call_error, stdio_like_server
 from tests.sqlapi import ago, call, store_episode, store_fact
 
 QUERY = "sore knee after running"
@@ -72,3 +76,54 @@ def test_agent_turn_weight_is_checked(as_tenant: Tenant, embedder: Embedder, wei
         _search(conn, embedder, agent_turn_weight=weight)
     assert caught.value.sqlstate == "PM002"
     assert "agent_turn_weight must be between 0.01 and 1" in str(caught.value)
+
+
+def _same_turns(conn: psycopg.Connection[Any], embedder: Embedder) -> tuple[Any, Any]:
+    """The user's turn and, newer, the assistant's, with the same words and the same vector."""
+    same = {"embedding": embedder.embed(QUERY), "embedding_model": embedder.model_id}
+    user = store_episode(conn, f"User: {QUERY}", "chat", observed_at=ago(2), **same)
+    agent = store_episode(conn, f"Assistant: {QUERY}", "chat", observed_at=ago(1), **same)
+    return user, agent
+
+
+def test_the_reranker_candidates_are_weighed_as_memory_search_weighs_them(
+    as_tenant: Tenant, embedder: Embedder
+) -> None:
+    """memory_rerank_candidates (stage 1 of a cross-encoder's search) passes agent_turn_weight on: its rows are
+    memory_search's with the same weight, and with none given, memory_search's default."""
+    with as_tenant("acme") as conn:
+        user, agent = _same_turns(conn, embedder)
+        vector = embedder.embed(QUERY)
+        for weight in (None, 1, 0.5):
+            given = {} if weight is None else {"agent_turn_weight": weight}
+            searched = call(conn, "memory_search", query=QUERY, query_embedding=vector, bump_references=False, **given)
+            proposed = call(conn, "memory_rerank_candidates", query=QUERY, query_embedding=vector, **given)
+            assert [(r["memory_id"], r["score"]) for r in proposed] == [(r["memory_id"], r["score"]) for r in searched]
+        default = {r["memory_id"]: r["score"] for r in call(conn, "memory_rerank_candidates", query=QUERY)}
+        off = {
+            r["memory_id"]: r["score"] for r in call(conn, "memory_rerank_candidates", query=QUERY, agent_turn_weight=1)
+        }
+        with pytest.raises(psycopg.Error) as caught:
+            call(conn, "memory_rerank_candidates", query=QUERY, agent_turn_weight=2)
+    assert default[agent] == pytest.approx(0.9 * off[agent])
+    assert default[user] == off[user]
+    assert caught.value.sqlstate == "PM002"
+
+
+@pytest.mark.anyio
+async def test_the_mcp_tool_takes_agent_turn_weight(
+    app_pool: ConnectionPool, embedder: Embedder, as_tenant: Tenant
+) -> None:
+    """Through a real MCP session: by default the user's turn comes first; agent_turn_weight=1 (a question about
+    what the assistant said) ranks the assistant's newer turn first; a weight out of range is a tool error that
+    names the range."""
+    with as_tenant("acme") as conn:
+        user, agent = _same_turns(conn, embedder)
+    async with Client(stdio_like_server(app_pool, embedder)) as client:
+        default = await tool_call(client, "memory_search", query=QUERY, types=["episode"])
+        off = await tool_call(client, "memory_search", query=QUERY, types=["episode"], agent_turn_weight=1)
+        refused = await call_error(client, "memory_search", query=QUERY, agent_turn_weight=0)
+    assert [h["memory_id"] for h in default["results"]] == [str(user), str(agent)]
+    assert [h["memory_id"] for h in off["results"]] == [str(agent), str(user)]
+    assert default["results"][1]["score"] == pytest.approx(0.9 * off["results"][0]["score"])
+    assert "agent_turn_weight must be between 0.01 and 1" in refused

@@ -79,6 +79,7 @@ async def test_lists_exactly_the_thirteen_tools_with_schemas_and_hints(server: A
         "min_confidence",
         "min_relevance",
         "rerank",
+        "agent_turn_weight",
         "as_tenant",
     }
     recall = tools["memory_recall"].input_schema["properties"]

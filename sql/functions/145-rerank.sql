@@ -113,7 +113,8 @@ create or replace function pymem.memory_rerank_candidates(
     "limit" integer default 20,
     min_confidence double precision default null,
     query_embedding public.vector default null,
-    min_relevance double precision default null
+    min_relevance double precision default null,
+    agent_turn_weight double precision default null
 )
 returns table (
     memory_type text,
@@ -166,15 +167,16 @@ declare
         || case when min_confidence is not null then ', min_confidence => $5' else '' end
         || case when query_embedding is not null then ', query_embedding => $6' else '' end
         || case when min_relevance is not null then ', min_relevance => $7' else '' end
+        || case when agent_turn_weight is not null then ', agent_turn_weight => $9' else '' end
         || ') as s';
 begin
     return query execute v_call
-        using query, types, scope, mode, min_confidence, query_embedding, min_relevance, v_depth;
+        using query, types, scope, mode, min_confidence, query_embedding, min_relevance, v_depth, agent_turn_weight;
 end;
 $$;
 
 comment on function pymem.memory_rerank_candidates(
-    text, text[], text, text, integer, double precision, public.vector, double precision
+    text, text[], text, text, integer, double precision, public.vector, double precision, double precision
 ) is
 $$Stage 1 of a search reranked by a model SQL cannot run: memory_search's rows for the query and options (NULL: the
 option's memory_search default), memory_rerank_depth("limit") of them, without bumping any reference (what the

@@ -237,7 +237,9 @@ grant execute on function pymem.memory_consolidation_plan(text, text[], integer)
 grant execute on function
 pymem.memory_rerank(text[], uuid[], double precision[], integer),
 pymem.memory_rerank_depth(integer),
-pymem.memory_rerank_candidates(text, text[], text, text, integer, double precision, public.vector, double precision),
+pymem.memory_rerank_candidates(
+    text, text[], text, text, integer, double precision, public.vector, double precision, double precision
+),
 pymem.memory_rerank_select(text[], uuid[], double precision[], integer),
 pymem.memory_episode_text(uuid, text),
 pymem_private.episode_embedding_text(text, text),
