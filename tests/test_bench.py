@@ -396,5 +396,6 @@ def test_cli_rejects_an_unknown_scale(capsys: pytest.CaptureFixture[str]) -> Non
 def test_hnsw_target_reads_the_settings_searches_use(db_dsn: str) -> None:
     with psycopg.connect(db_dsn, autocommit=True) as conn:
         used = measure.search_settings(conn)
-    assert used["ef_search"] >= 100 and used["iterative_scan"] == "relaxed_order", used
-    assert "memory_search limit 20 (depth 20)" in used["source"] and "greatest(" in used["source"], used
+    assert used["ef_search"] == 200 and used["iterative_scan"] == "relaxed_order", used
+    assert "memory_search limit 20 (depth 20) -> 200" in used["source"], used
+    assert "hnsw_ef_search" in used["source"], used

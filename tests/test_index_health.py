@@ -417,3 +417,44 @@ def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypa
     assert worker.due() is None
     worker._last_check = time.monotonic() - 3600 * 4
     assert worker.due() == "schedule"
+
+
+@pytest.mark.parametrize(
+    ("rows", "depth", "expected"),
+    [
+        (0, 30, 200),
+        (0, 700, 700),
+        (0, 5000, 1000),
+        (100_000, 30, 200),
+        (150_000, 30, 300),
+        (400_000, 20, 800),
+        (505_104, 30, 1000),
+        (2_000_000, 30, 1000),
+    ],
+)
+def test_the_hnsw_search_list_grows_with_the_largest_vector_table(
+    superuser: psycopg.Connection[Any], app: psycopg.Connection[Any], rows: int, depth: int, expected: int
+) -> None:
+    """pymem_private.hnsw_ef_search: at least 200 and the depth, one for every 500 rows of the largest table with a
+    vector index (its planner estimate), at most 1000 (issue 31: at 505k facts ef 200 found 0.89 of the exact top
+    10). The estimate is set in pg_class here (a transaction rolled back), as ANALYZE would set it."""
+    with superuser.transaction(force_rollback=True):
+        superuser.execute("update pg_class set reltuples = 10 where oid = 'pymem.facts'::regclass")
+        superuser.execute("update pg_class set reltuples = %s where oid = 'pymem.rules'::regclass", (rows,))
+        got = superuser.execute("select pymem_private.hnsw_ef_search(%s)", (depth,)).fetchone()
+    assert got == (expected,)
+    # pymem_app may call it (memory_candidates runs as the caller)
+    assert app.execute("select pymem_private.hnsw_ef_search(30)").fetchone() == (200,)
+
+
+def test_searches_and_index_health_set_the_same_search_list(superuser: psycopg.Connection[Any]) -> None:
+    """memory_candidates and index_recall both set hnsw.ef_search from pymem_private.hnsw_ef_search, so index health
+    measures the recall searches get (a formula of its own in either would fail this)."""
+    for name in ("memory_candidates", "index_recall"):
+        body = superuser.execute(
+            "select pg_get_functiondef(p.oid) from pg_proc as p join pg_namespace as n on n.oid = p.pronamespace"
+            " where n.nspname = 'pymem_private' and p.proname = %s",
+            (name,),
+        ).fetchone()
+        assert body is not None
+        assert "set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(" in body[0], name

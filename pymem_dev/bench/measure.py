@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import os
 import queue
-import re
 import shutil
 import sys
 import threading
@@ -448,47 +447,33 @@ def _recall(found: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float
     return min(hits, len(exact)) / min(k, len(exact))
 
 
-EF_SEARCH = (40, 100, 200, 400)
+EF_SEARCH = (40, 100, 200, 400, 1000)
 # the candidate depth of the benchmarked calls (sql/functions/140-search.sql: memory_search passes its
 # limit; 150-recall.sql: memory_recall max(3 x limit, 30)); memory_candidates sets
-# hnsw.ef_search = least(cap, greatest(floor, depth)) (sql/functions/130-candidates.sql)
+# hnsw.ef_search = pymem_private.hnsw_ef_search(depth) (sql/functions/130-candidates.sql)
 SEARCH_DEPTHS = {"memory_search limit 20": 20, "memory_recall limit 10": 30}
-_EF_FORMULA = re.compile(
-    r"least\(\s*(?P<cap>\d+)\s*,\s*greatest\(\s*(?P<floor>\d+)\s*,\s*p_depth\s*\)\s*\)"
-    r"|greatest\(\s*(?P<floor_only>\d+)\s*,\s*p_depth\s*\)",
-    re.IGNORECASE,
-)
 
 
 def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-    """The vector index settings a search uses, read from the database (not assumed): the SET
-    clause of pymem_private.memory_candidates and the ef_search formula in its body, applied to
-    the depths of the benchmarked calls."""
+    """The vector index settings a search uses, read from the database (not assumed): the iterative scan of
+    pymem_private.memory_candidates' SET clause, and pymem_private.hnsw_ef_search (what memory_candidates sets)
+    at the depths of the benchmarked calls, at the tables' sizes now."""
     row = conn.execute(
-        "select p.proconfig, pg_catalog.pg_get_functiondef(p.oid) from pg_catalog.pg_proc as p"
+        "select p.proconfig from pg_catalog.pg_proc as p"
         " join pg_catalog.pg_namespace as n on n.oid = p.pronamespace"
         " where n.nspname = 'pymem_private' and p.proname = 'memory_candidates' order by p.oid desc limit 1"
     ).fetchone()
     if row is None:
         return {"ef_search": 100, "iterative_scan": None, "source": "pymem_private.memory_candidates not found"}
     config = dict(item.split("=", 1) for item in (row[0] or []))
-    declared = int(config["hnsw.ef_search"]) if config.get("hnsw.ef_search", "").isdigit() else None
-    found = _EF_FORMULA.search(row[1] or "")
-    if found is not None:
-        floor = int(found["floor"] or found["floor_only"])
-        cap = int(found["cap"]) if found["cap"] else None
-        by_call = {
-            call: min(cap, max(floor, depth)) if cap else max(floor, depth) for call, depth in SEARCH_DEPTHS.items()
-        }
-        formula = f"least({cap}, greatest({floor}, depth))" if cap else f"greatest({floor}, depth)"
-        source = f"memory_candidates sets {formula}: " + ", ".join(
-            f"{call} (depth {SEARCH_DEPTHS[call]}) -> {ef}" for call, ef in by_call.items()
-        )
-        ef = max(by_call.values())
-    else:
-        ef = declared or 100
-        source = f"memory_candidates declares hnsw.ef_search {declared} (no ef_search formula found in its body)"
-    return {"ef_search": ef, "iterative_scan": config.get("hnsw.iterative_scan"), "source": source}
+    by_call = {
+        call: int(conn.execute("select pymem_private.hnsw_ef_search(%s)", (depth,)).fetchone()[0])  # type: ignore[index]
+        for call, depth in SEARCH_DEPTHS.items()
+    }
+    source = "memory_candidates sets pymem_private.hnsw_ef_search(depth): " + ", ".join(
+        f"{call} (depth {SEARCH_DEPTHS[call]}) -> {ef}" for call, ef in by_call.items()
+    )
+    return {"ef_search": max(by_call.values()), "iterative_scan": config.get("hnsw.iterative_scan"), "source": source}
 
 
 def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int = 10) -> dict[str, Any]:

@@ -361,6 +361,31 @@ either direction (one row per link), whatever their state. Inlined into memory_c
 Example: select * from pymem_private.linked_memories('demo', 'fact', '<uuid>');$$;
 
 
+-- the HNSW search list of a search: deeper as the largest vector table grows (issue 31: at 505k facts the bench's
+-- recall@10 was 0.892 at 200, 0.943 at 400)
+create or replace function pymem_private.hnsw_ef_search(p_depth integer)
+returns integer
+language sql
+stable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+    select least(1000, greatest(200, p_depth, pg_catalog.ceil(pg_catalog.max(c.reltuples) / 500)::integer))
+    from pg_catalog.pg_class as c
+    where c.oid in ('pymem.episodes'::regclass, 'pymem.facts'::regclass, 'pymem.rules'::regclass,
+        'pymem.second_embeddings'::regclass);
+$$;
+
+comment on function pymem_private.hnsw_ef_search(integer) is
+$$The hnsw.ef_search of a search that wants p_depth rows: at least 200 and p_depth, and one for every 500 rows of the
+largest table with a vector index (its planner estimate, pg_class.reltuples), at most 1000. Chosen on synthetic
+clustered vectors of the bench's kind (other rows and other queries than the bench reports): recall@10 at least 0.95
+needed ~250 at 150k rows and ~900 at 500k. memory_candidates and index_recall set it, so index health measures
+what searches get.
+Example: select pymem_private.hnsw_ef_search(30);  -- 200 below 100k rows, 1000 from 500k$$;
+
+
 create or replace function pymem_private.memory_candidates(
     p_tenant text,
     p_query text,
@@ -440,7 +465,7 @@ begin
     select m.coefficients into v_coefficients from pymem.memory_relevance_model(v_variant) as m;
     if v_semantic or v_second then
         -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
-        perform pg_catalog.set_config('hnsw.ef_search', least(1000, greatest(200, p_depth))::text, true);
+        perform pg_catalog.set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(p_depth)::text, true);
         v_exact_types := pg_catalog.array_remove(array[
             case when v_facts and (
                 select pg_catalog.count(*) from (
@@ -623,7 +648,7 @@ CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers
 leg reads at least 30 rows deep: the cosine of the 30th nearest (0 when fewer) is the background of relevance
 feature semantic_lift, whatever p_depth. The semantic list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
 tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative
-scans and hnsw.ef_search = least(1000, max(200, p_depth)) (migration 0009: measured on 151k rows, recall@10 0.99).
+scans and hnsw.ef_search = pymem_private.hnsw_ef_search(p_depth) (200 to 1000, growing with the largest table).
 The legs are pymem_private.semantic_candidates, keyword_candidates and linked_memories over the rows of
 pymem_private.searchable_facts, searchable_rules and searchable_episodes, inlined into one query. VOLATILE: it sets
 hnsw.ef_search for its own duration.$$;
