@@ -458,3 +458,13 @@ def test_searches_and_index_health_set_the_same_search_list(superuser: psycopg.C
         ).fetchone()
         assert body is not None
         assert "set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(" in body[0], name
+
+
+@pytest.mark.parametrize(("cap", "expected"), [("400", 400), ("100", 100), ("5000", 1000), ("0", 1), ("", 1000)])
+def test_an_operator_caps_the_hnsw_search_list(superuser: psycopg.Connection[Any], cap: str, expected: int) -> None:
+    """pymem.hnsw_ef_search_max caps what the table's size asks (clamped to pgvector's 1..1000; empty: 1000)."""
+    with superuser.transaction(force_rollback=True):
+        superuser.execute("update pg_class set reltuples = 2000000 where oid = 'pymem.facts'::regclass")
+        superuser.execute("select set_config('pymem.hnsw_ef_search_max', %s, true)", (cap,))
+        got = superuser.execute("select pymem_private.hnsw_ef_search(30)").fetchone()
+    assert got == (expected,)

@@ -371,7 +371,13 @@ parallel safe
 security invoker
 set search_path = pg_catalog, pg_temp
 as $$
-    select least(1000, greatest(200, p_depth, pg_catalog.ceil(pg_catalog.max(c.reltuples) / 500)::integer))
+    -- an operator may cap it (pymem.hnsw_ef_search_max, 1..1000): latency before recall on a large table
+    select least(
+        greatest(1, least(1000, coalesce(
+            nullif(pg_catalog.current_setting('pymem.hnsw_ef_search_max', true), '')::integer, 1000
+        ))),
+        greatest(200, p_depth, pg_catalog.ceil(pg_catalog.max(c.reltuples) / 500)::integer)
+    )
     from pg_catalog.pg_class as c
     where c.oid in ('pymem.episodes'::regclass, 'pymem.facts'::regclass, 'pymem.rules'::regclass,
         'pymem.second_embeddings'::regclass);
@@ -379,7 +385,8 @@ $$;
 
 comment on function pymem_private.hnsw_ef_search(integer) is
 $$The hnsw.ef_search of a search that wants p_depth rows: at least 200 and p_depth, and one for every 500 rows of the
-largest table with a vector index (its planner estimate, pg_class.reltuples), at most 1000. Chosen on synthetic
+largest table with a vector index (its planner estimate, pg_class.reltuples), at most 1000 or the setting
+pymem.hnsw_ef_search_max (1..1000; an operator's trade of recall for latency on a large table). Chosen on synthetic
 clustered vectors of the bench's kind (other rows and other queries than the bench reports): recall@10 at least 0.95
 needed ~250 at 150k rows and ~900 at 500k. memory_candidates and index_recall set it, so index health measures
 what searches get.
