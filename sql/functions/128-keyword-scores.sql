@@ -340,17 +340,19 @@ as $$
         from pg_catalog.unnest(p_lexemes) with ordinality as l (lexeme, ord)
     ),
     -- the first p_depth facts of the group in length order, among the first p_cap rows of that order
+    -- (ordered by the subquery's own len column, the plan keeps the index's order and stops at the p_depth-th match;
+    -- ordered by length(o.search_vector) it sorted, so every one of the p_cap rows was read: 9 ms instead of 1 at 100k)
     fact_once as materialized (
         select 'fact'::text as kind, o.id, o.created_at, o.search_vector
         from (
-            select f.id, f.created_at, f.search_vector
+            select f.id, f.created_at, f.search_vector, length(f.search_vector) as len
             from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, coalesce(p_as_of, now())) as f
             where 'fact' = any(p_types)
             order by length(f.search_vector), f.created_at desc, f.id
             limit p_cap
         ) as o
         where pymem_private.ts_match_leakproof(o.search_vector, p_group)
-        order by length(o.search_vector), o.created_at desc, o.id
+        order by o.len, o.created_at desc, o.id
         limit p_depth
     ),
     -- fewer than p_depth there: the others may be longer, so the whole group of that type is read
@@ -365,14 +367,14 @@ as $$
     rule_once as materialized (
         select 'rule'::text as kind, o.id, o.created_at, o.search_vector
         from (
-            select r.id, r.created_at, r.search_vector
+            select r.id, r.created_at, r.search_vector, length(r.search_vector) as len
             from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, coalesce(p_as_of, now())) as r
             where 'rule' = any(p_types)
             order by length(r.search_vector), r.created_at desc, r.id
             limit p_cap
         ) as o
         where pymem_private.ts_match_leakproof(o.search_vector, p_group)
-        order by length(o.search_vector), o.created_at desc, o.id
+        order by o.len, o.created_at desc, o.id
         limit p_depth
     ),
     -- fewer than p_depth there: the others may be longer, so the whole group of that type is read
@@ -387,14 +389,14 @@ as $$
     episode_once as materialized (
         select 'episode'::text as kind, o.id, o.created_at, o.search_vector
         from (
-            select e.id, e.created_at, e.search_vector
+            select e.id, e.created_at, e.search_vector, length(e.search_vector) as len
             from pymem_private.searchable_episodes(p_tenant, p_scope, coalesce(p_as_of, now())) as e
             where 'episode' = any(p_types)
             order by length(e.search_vector), e.created_at desc, e.id
             limit p_cap
         ) as o
         where pymem_private.ts_match_leakproof(o.search_vector, p_group)
-        order by length(o.search_vector), o.created_at desc, o.id
+        order by o.len, o.created_at desc, o.id
         limit p_depth
     ),
     -- fewer than p_depth there: the others may be longer, so the whole group of that type is read

@@ -447,6 +447,9 @@ declare
     v_exact_rows integer := coalesce(nullif(pg_catalog.current_setting('pymem.exact_search_rows', true), '')::integer, 1000);
     -- the types searched exactly (semantic leg): those of which the tenant has at most v_exact_rows rows
     v_exact_types text[] := '{}';
+    v_kept_facts bigint;
+    v_kept_rules bigint;
+    v_kept_episodes bigint;
     v_trigram boolean := p_keyword and pg_catalog.cardinality(pymem.memory_cjk_runs(p_query)) > 0;
     v_terms text[] := case when p_keyword then pymem.memory_like_terms(p_query) else '{}' end;
     v_patterns text[] := (
@@ -473,22 +476,37 @@ begin
     if v_semantic or v_second then
         -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
         perform pg_catalog.set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(p_depth)::text, true);
+        -- a type whose kept statistics already count more searchable rows than that is not counted again
+        -- (pymem.keyword_stats: rows that exist, so the tenant has at least that many; ~1 ms saved at 100k)
+        select
+            coalesce(pg_catalog.max(s.docs) filter (where s.memory_type = 'fact'), 0),
+            coalesce(pg_catalog.max(s.docs) filter (where s.memory_type = 'rule'), 0),
+            coalesce(pg_catalog.max(s.docs) filter (where s.memory_type = 'episode'), 0)
+        into v_kept_facts, v_kept_rules, v_kept_episodes
+        from pymem.keyword_stats as s
+        where s.tenant_id = p_tenant;
         v_exact_types := pg_catalog.array_remove(array[
-            case when v_facts and (
-                select pg_catalog.count(*) from (
-                    select from pymem.facts as f where f.tenant_id = p_tenant limit v_exact_rows + 1
-                ) as n
-            ) <= v_exact_rows then 'fact' end,
-            case when v_rules and (
-                select pg_catalog.count(*) from (
-                    select from pymem.rules as r where r.tenant_id = p_tenant limit v_exact_rows + 1
-                ) as n
-            ) <= v_exact_rows then 'rule' end,
-            case when v_episodes and (
-                select pg_catalog.count(*) from (
-                    select from pymem.episodes as e where e.tenant_id = p_tenant limit v_exact_rows + 1
-                ) as n
-            ) <= v_exact_rows then 'episode' end
+            case when v_facts and v_kept_facts <= v_exact_rows then
+                case when (
+                    select pg_catalog.count(*) from (
+                        select from pymem.facts as f where f.tenant_id = p_tenant limit v_exact_rows + 1
+                    ) as n
+                ) <= v_exact_rows then 'fact' end
+            end,
+            case when v_rules and v_kept_rules <= v_exact_rows then
+                case when (
+                    select pg_catalog.count(*) from (
+                        select from pymem.rules as r where r.tenant_id = p_tenant limit v_exact_rows + 1
+                    ) as n
+                ) <= v_exact_rows then 'rule' end
+            end,
+            case when v_episodes and v_kept_episodes <= v_exact_rows then
+                case when (
+                    select pg_catalog.count(*) from (
+                        select from pymem.episodes as e where e.tenant_id = p_tenant limit v_exact_rows + 1
+                    ) as n
+                ) <= v_exact_rows then 'episode' end
+            end
         ], null);
     end if;
     return query

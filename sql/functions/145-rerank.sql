@@ -211,12 +211,13 @@ begin
         select r.memory_type, r.memory_id, r.rerank_score, r.rerank_rank
         from pymem.memory_rerank(memory_types, memory_ids, scores, "limit") as r
     ),
-    -- in one order (type, id) whatever the ranking, as memory_search bumps: concurrent reads never deadlock
+    -- as memory_search bumps (memory_touch_many locks by id): concurrent reads never deadlock
     bumped as materialized (
-        select c.memory_type, c.memory_id, pymem_private.memory_touch(c.memory_type, c.memory_id) as n
-        from chosen as c
+        select b.kind as memory_type, b.id as memory_id, b.reference_count as n
+        from pymem_private.memory_touch_many(
+            v_tenant, array(select c.memory_type from chosen as c), array(select c.memory_id from chosen as c)
+        ) as b
         where v_bump
-        order by c.memory_type, c.memory_id
     )
     select
         c.memory_type, c.memory_id, c.rerank_score, c.rerank_rank,

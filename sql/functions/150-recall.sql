@@ -193,14 +193,21 @@ begin
         order by score desc, t.created_at desc, t.mid
         limit v_limit
     ),
-    -- the reference bumps, in one order (type, id) whatever the ranking: concurrent recalls and searches of a
-    -- tenant lock the rows they bump in the same order, so they never deadlock (they once did, under make stress); the
-    -- volatile memory_touch is evaluated after the ORDER BY
+    -- the reference bumps of the returned rows, in one statement per table (pymem_private.memory_touch_many locks
+    -- them by id, so concurrent recalls and searches of a tenant never deadlock)
     bumped as materialized (
-        select f.kind, f.mid, pymem_private.memory_touch(f.kind, f.mid) as n
-        from found as f
+        select b.kind, b.id as mid, b.reference_count as n
+        from pymem_private.memory_touch_many(
+            v_tenant, array(select f.kind from found as f order by f.kind, f.mid),
+            array(select f.mid from found as f order by f.kind, f.mid)
+        ) as b
         where v_bump
-        order by f.kind, f.mid
+    ),
+    -- provenance of the returned rows only, in one statement
+    provenance as materialized (
+        select pv.* from pymem_private.memory_provenance_many(
+            v_tenant, array(select f.kind from found as f), array(select f.mid from found as f)
+        ) as pv
     )
     select
         r.kind, r.mid, r.content, r.score, r.relevance, r.importance, r.recency, r.effective_confidence, r.confidence, r.subject, r.predicate,
@@ -210,8 +217,7 @@ begin
         r.graph_rank, p.source_butler, p.session_id, p.source_episode_id, p.source_path, p.stored_by
     from found as r
     left join bumped as b on r.kind = b.kind and r.mid = b.mid
-    -- provenance of the returned rows only
-    cross join lateral pymem_private.memory_provenance(v_tenant, r.kind, r.mid) as p
+    left join provenance as p on r.kind = p.kind and r.mid = p.id
     order by r.score desc, r.created_at desc, r.mid;
 end;
 $$;

@@ -19,8 +19,7 @@ declare
     v_tenant text := pymem_private.tenant_for_write();
     -- the moment of the read; never later than now (a client clock ahead cannot date a reference in the future)
     v_at timestamptz := least(coalesce(referenced_at, pg_catalog.now()), pg_catalog.now());
-    v_count integer;
-    v_total integer := 0;
+    v_total integer;
 begin
     if memory_types is null or memory_ids is null then
         raise exception 'memory_types and memory_ids must not be NULL'
@@ -44,74 +43,17 @@ begin
     end if;
     perform pymem_private.require_types(memory_types, array['episode', 'fact', 'rule']);
 
-    -- one update per table; an id read n times is bumped n times; unknown ids, NULL ids and ids of another
-    -- tenant (invisible under RLS) match no row and are ignored. The rows are locked in the order memory_search
-    -- and memory_recall bump them (episodes, facts, rules; by id), so that the three never deadlock.
-    perform from pymem.episodes as x
-     where x.tenant_id = v_tenant
-       and x.id = any(array(
-           select t.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-           where t.kind = 'episode'
-       ))
-     order by x.id
-       for update;
-    with bumps as (
-        select t.id, pg_catalog.count(*)::integer as n
-          from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-         where t.kind = 'episode' and t.id is not null
-         group by t.id
-    )
-    update pymem.episodes as e
-       set reference_count = e.reference_count + b.n,
-           last_referenced_at = greatest(e.last_referenced_at, v_at)
-      from bumps as b
-     where e.tenant_id = v_tenant and e.id = b.id;
-    get diagnostics v_count = row_count;
-    v_total := v_total + v_count;
-
-    perform from pymem.facts as x
-     where x.tenant_id = v_tenant
-       and x.id = any(array(
-           select t.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-           where t.kind = 'fact'
-       ))
-     order by x.id
-       for update;
-    with bumps as (
-        select t.id, pg_catalog.count(*)::integer as n
-          from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-         where t.kind = 'fact' and t.id is not null
-         group by t.id
-    )
-    update pymem.facts as f
-       set reference_count = f.reference_count + b.n,
-           last_referenced_at = greatest(f.last_referenced_at, v_at)
-      from bumps as b
-     where f.tenant_id = v_tenant and f.id = b.id;
-    get diagnostics v_count = row_count;
-    v_total := v_total + v_count;
-
-    perform from pymem.rules as x
-     where x.tenant_id = v_tenant
-       and x.id = any(array(
-           select t.id from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-           where t.kind = 'rule'
-       ))
-     order by x.id
-       for update;
-    with bumps as (
-        select t.id, pg_catalog.count(*)::integer as n
-          from rows from (pg_catalog.unnest(memory_types), pg_catalog.unnest(memory_ids)) as t (kind, id)
-         where t.kind = 'rule' and t.id is not null
-         group by t.id
-    )
-    update pymem.rules as r
-       set reference_count = r.reference_count + b.n,
-           last_referenced_at = greatest(r.last_referenced_at, v_at)
-      from bumps as b
-     where r.tenant_id = v_tenant and r.id = b.id;
-    get diagnostics v_count = row_count;
-    return v_total + v_count;
+    -- the bumps are writes (memory_touch_many alone would skip them here, as a read does)
+    if pg_catalog.current_setting('transaction_read_only') = 'on' then
+        raise exception 'cannot execute memory_touch_references in a read-only transaction'
+            using errcode = '25006', hint = 'Forward the bumps to the primary, in a transaction that can write.';
+    end if;
+    -- one update per table, the rows locked in the order memory_search and memory_recall bump them (episodes,
+    -- facts, rules; by id), so that the three never deadlock; an id read n times is bumped n times; unknown ids,
+    -- NULL ids and ids of another tenant (invisible under RLS) match no row and are ignored
+    select pg_catalog.count(*)::integer into v_total
+    from pymem_private.memory_touch_many(v_tenant, memory_types, memory_ids, v_at);
+    return v_total;
 end;
 $$;
 

@@ -197,7 +197,9 @@ pymem_private.keyword_candidates(
 ),
 pymem_private.linked_memories(text, text, uuid),
 pymem_private.memory_provenance(text, text, uuid),
-pymem_private.memory_touch(text, uuid)
+pymem_private.memory_provenance_many(text, text[], uuid[]),
+pymem_private.memory_touch(text, uuid),
+pymem_private.memory_touch_many(text, text[], uuid[], timestamptz)
 to pymem_app, pymem_analyst;
 
 grant execute on function
