@@ -215,7 +215,8 @@ begin
     bumped as materialized (
         select b.kind as memory_type, b.id as memory_id, b.reference_count as n
         from pymem_private.memory_touch_many(
-            v_tenant, array(select c.memory_type from chosen as c), array(select c.memory_id from chosen as c)
+            v_tenant, array(select c.memory_type from chosen as c order by c.memory_type, c.memory_id),
+            array(select c.memory_id from chosen as c order by c.memory_type, c.memory_id)
         ) as b
         where v_bump
     )

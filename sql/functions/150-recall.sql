@@ -203,10 +203,11 @@ begin
         ) as b
         where v_bump
     ),
-    -- provenance of the returned rows only, in one statement
+    -- provenance of the returned rows only, in one statement (the two arrays in one order: each type beside its id)
     provenance as materialized (
         select pv.* from pymem_private.memory_provenance_many(
-            v_tenant, array(select f.kind from found as f), array(select f.mid from found as f)
+            v_tenant, array(select f.kind from found as f order by f.kind, f.mid),
+            array(select f.mid from found as f order by f.kind, f.mid)
         ) as pv
     )
     select
