@@ -97,3 +97,22 @@ def test_touch_many_writes_nothing_in_a_read_only_transaction(as_tenant: Tenant)
     assert rows == []
     with as_tenant("acme") as conn:
         assert conn.execute("select reference_count from pymem.facts where id = %s", (fact,)).fetchone() == (0,)
+
+
+def test_an_item_search_bumps_every_item_of_its_page_once_unless_asked_not_to(as_tenant: Tenant) -> None:
+    with as_tenant("acme") as conn:
+        for key in ("a", "b", "c"):
+            conn.execute(
+                "select pymem.memory_item_put(array['prefs'], %s, %s)", (key, Jsonb({"colour": f"shade {key}"}))
+            )
+        page = conn.execute(
+            "select key, memory_id from pymem.memory_item_search(array['prefs'], \"limit\" => 2)"
+        ).fetchall()
+        conn.execute("select * from pymem.memory_item_search(array['prefs'], refresh_ttl => false)").fetchall()
+        counts = dict(
+            conn.execute(
+                "select predicate, reference_count from pymem.facts where metadata ? 'item' order by predicate"
+            ).fetchall()
+        )
+    assert len(page) == 2
+    assert counts == {key: (1 if key in {k for k, _ in page} else 0) for key in ("a", "b", "c")}

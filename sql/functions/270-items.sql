@@ -449,7 +449,10 @@ begin
           offset "offset" limit v_limit
       ) as p;
     if coalesce(refresh_ttl, true) then  -- (no write in a read-only transaction)
-        perform pymem_private.memory_touch('fact', u.id) from pg_catalog.unnest(v_page) as u (id) order by u.id;
+        -- the page's bumps in one statement (pymem_private.memory_touch_many locks them by id)
+        perform from pymem_private.memory_touch_many(
+            v_tenant, pg_catalog.array_fill('fact'::text, array[coalesce(pg_catalog.cardinality(v_page), 0)]), v_page
+        );
     end if;
     return query
     select array(select pg_catalog.jsonb_array_elements_text(f.metadata #> '{item,namespace}')),
