@@ -12,9 +12,11 @@ import psycopg
 import pytest
 from mcp import Client
 from psycopg_pool import ConnectionPool
+from pydantic import TypeAdapter, ValidationError
 
 from pymem import token_counts
 from pymem.embeddings import Embedder
+from pymem.result_schemas import RecallHit, SearchHit
 from tests.conftest import Tenant
 from tests.mcpclient import TOOLS, call, call_error, stdio_like_server
 from tests.sqlapi import ago, call_one, declare_reviewer
@@ -91,15 +93,71 @@ async def test_lists_exactly_the_thirteen_tools_with_schemas_and_hints(server: A
     assert search["rerank"]["type"] == "boolean" and search["rerank"]["default"] is False
     # every hit carries its calibrated relevance and its provenance
     provenance = {"source_butler", "session_id", "source_episode_id", "source_path", "stored_by"}
-    for name, hit in (("memory_search", "SearchHit"), ("memory_recall", "RecallHit")):
+    for name in ("memory_search", "memory_recall"):
         output = tools[name].output_schema
         assert output is not None
-        schema = output["$defs"][hit]
+        schema = output["properties"]["results"]["items"]
         assert {"relevance", "confidence", *provenance} <= set(schema["properties"]), name
         assert (
             "relevance" in schema["required"]
             and "calibrated probability" in schema["properties"]["relevance"]["description"]
         ), name
+
+
+def _admits_none(annotation: Any) -> bool:
+    try:
+        TypeAdapter(annotation).validate_python(None)
+    except ValidationError:
+        return False
+    return True
+
+
+def _anyof_null_or_ref(node: Any) -> list[str]:
+    """Where a schema still has an anyOf with a null branch, or a $ref."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if "$ref" in node or {"type": "null"} in node.get("anyOf", []):
+            found.append(str(node)[:80])
+        for value in node.values():
+            found += _anyof_null_or_ref(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _anyof_null_or_ref(value)
+    return found
+
+
+async def test_result_schemas_admit_what_the_models_admit_without_anyof_or_refs(server: Any) -> None:
+    """The published output schemas write a nullable field as a type list and a list's items in place (the
+    client SDK checks every result against them, and anyOf branches and $refs made that check 2x slower);
+    what they admit is what the pydantic models admit."""
+    jsonschema = pytest.importorskip("jsonschema")
+    async with Client(server) as client:
+        await call(client, "memory_store_fact", subject="user", predicate="drinks", content="User drinks green tea")
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        recalled = await call(client, "memory_recall", topic="what does the user drink")
+        searched = await call(client, "memory_search", query="green tea")
+    for tool in tools.values():
+        assert not _anyof_null_or_ref(tool.output_schema), tool.name
+    for name, result in (("memory_recall", recalled), ("memory_search", searched)):
+        schema = tools[name].output_schema
+        validator = jsonschema.validators.validator_for(schema)(schema)
+        hit = result["results"][0]
+        assert None in hit.values(), name  # the real result has null fields
+        assert not list(validator.iter_errors(result)), name
+        # a wrong type in a nullable field, a value outside an enum, null where none is allowed, a missing field
+        for field, value in (("session_id", 7), ("memory_type", "note"), ("content", None), ("relevance", None)):
+            bad = {**result, "results": [{**hit, field: value}]}
+            assert list(validator.iter_errors(bad)), (name, field, value)
+        missing = {**result, "results": [{k: v for k, v in hit.items() if k != "memory_id"}]}
+        assert list(validator.iter_errors(missing)), name
+        # null is admitted in exactly the fields where the model admits it
+        model = RecallHit if name == "memory_recall" else SearchHit
+        nullable = {
+            k for k, v in schema["properties"]["results"]["items"]["properties"].items() if "null" in v.get("type", [])
+        }
+        assert nullable == {k for k, f in model.model_fields.items() if _admits_none(f.annotation)}, name
+        assert "session_id" in nullable and "memory_type" not in nullable
+        assert not list(validator.iter_errors({**result, "results": [{**hit, **dict.fromkeys(nullable)}]})), name
 
 
 async def test_store_episode_with_defaults(server: Any, as_tenant: Tenant) -> None:
