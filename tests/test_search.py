@@ -301,6 +301,50 @@ def test_the_ilike_tier_runs_only_when_the_others_find_nothing(as_tenant: Tenant
     assert [(r["memory_id"], r["keyword_tier"]) for r in rows] == [(fact_id, "trigram")]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "kubectlx",
+        "kubectl",
+        "寿司 kubectl",
+        "寿司",
+        "我喜欢吃寿司",
+        "diet vegetarian kubectlx",
+        "zzqv plorth",
+        "the of",
+    ],
+)
+def test_the_keyword_list_of_memory_candidates_is_keyword_candidates(as_tenant: Tenant, query: str) -> None:
+    """memory_candidates runs the full-text tier alone unless the query has CJK or it finds nothing (issue 31: the
+    trigram and ILIKE tiers were planned on every call): its keyword list must be keyword_candidates' in every tier."""
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "code", "Deploy with kubectlx apply")
+        store_fact(conn, "user", "diet", "The user's diet is vegetarian")
+        store_fact(conn, "user", "food", "我喜欢吃寿司和拉面")
+        store_fact(conn, "user", "cats", "猫を二匹飼っています")
+        store_rule(conn, "Answer in plain English, and mention kubectlx when deploying")
+        tenant = conn.execute("select pymem.current_tenant()").fetchone()[0]
+        wanted = conn.execute(
+            "select k.kind, k.id, k.rank, k.score, k.tier from pymem_private.keyword_candidates("
+            " %s, %s, '{fact,rule}', null, 20, 0.2, null, now(),"
+            " cardinality(pymem.memory_cjk_runs(%s)) > 0, pymem.memory_like_terms(%s),"
+            " (select coalesce(array_agg('%%' || t || '%%'), '{}') from unnest(pymem.memory_like_terms(%s)) as t)"
+            ") as k order by k.rank",
+            (tenant, query, query, query, query),
+        ).fetchall()
+        got = conn.execute(
+            "select c.c_type, c.c_id, c.c_keyword_rank, c.c_keyword_score, c.c_keyword_tier"
+            " from pymem_private.memory_candidates("
+            "   %s, %s, null, '{fact,rule}', null, 20, 0.2, null, false, true, false"
+            " ) as c where c.c_keyword_rank is not null order by c.c_keyword_rank",
+            (tenant, query),
+        ).fetchall()
+    assert got == wanted
+    tiers = {"kubectlx": "fts", "kubectl": "ilike", "寿司 kubectl": "trigram", "zzqv plorth": None}
+    if query in tiers:  # each path is taken: the full-text tier alone, the fallbacks, nothing
+        assert (got[0][4] if got else None) == tiers[query]
+
+
 # Filters
 
 

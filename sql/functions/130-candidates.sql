@@ -458,15 +458,28 @@ declare
     v_facts boolean := 'fact' = any(p_types);
     v_rules boolean := 'rule' = any(p_types);
     v_episodes boolean := 'episode' = any(p_types);
+    -- the candidate lists, each in rank order, for pymem_private.memory_fuse_candidates
+    v_semantic_kinds text[] := '{}';
+    v_semantic_ids uuid[] := '{}';
+    v_semantic_created timestamptz[] := '{}';
+    v_semantic_ranks integer[] := '{}';
+    v_semantic_scores double precision[] := '{}';
+    v_background double precision := 0.0;
+    v_keyword_kinds text[] := '{}';
+    v_keyword_ids uuid[] := '{}';
+    v_keyword_created timestamptz[] := '{}';
+    v_keyword_scores double precision[] := '{}';
+    v_keyword_tiers text[] := '{}';
+    v_keyword_ranks integer[] := '{}';
+    v_second_kinds text[] := '{}';
+    v_second_ids uuid[] := '{}';
+    v_second_created timestamptz[] := '{}';
+    v_second_ranks integer[] := '{}';
+    v_second_scores double precision[] := '{}';
     -- relevance: the model of the evidence this search has (both legs, or one)
     v_variant text := pymem_private.relevance_variant(v_semantic, p_keyword);
     v_coefficients double precision[];
     v_lexemes text[] := pg_catalog.tsvector_to_array(pg_catalog.to_tsvector('english'::regconfig, p_query));
-    v_lexeme_count integer := pg_catalog.cardinality(v_lexemes);
-    -- the graph leg: neighbours of the GRAPH_SEEDS most relevant candidates
-    v_graph_seeds constant integer := 5;
-    -- a neighbour found only through a link is this share as relevant as its seed
-    v_graph_discount constant double precision := 0.8;
     -- the semantic background of the query: the cosine of its BACKGROUND_RANK-th nearest candidate, 0 in a tenant
     -- of fewer (relevance feature semantic_lift), so the semantic leg reads at least that deep whatever p_depth
     v_background_rank constant integer := 30;
@@ -509,148 +522,90 @@ begin
             end
         ], null);
     end if;
-    return query
-    with
-    -- the two legs (referenced twice, semantic_ranked is computed once)
-    semantic_ranked as (
-        select s.kind, s.id, s.created_at, s.rank, s.score
+    -- Each leg is a statement of its own, planned with this call's values (the exact or the indexed semantic search,
+    -- the keyword tiers that can find something); the fusion is pymem_private.memory_fuse_candidates, planned once.
+    if v_semantic then
+        select
+            coalesce(pg_catalog.array_agg(s.kind order by s.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s.id order by s.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s.created_at order by s.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s.rank order by s.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s.score order by s.rank), '{}')
+        into v_semantic_kinds, v_semantic_ids, v_semantic_created, v_semantic_ranks, v_semantic_scores
         from pymem_private.semantic_candidates(
             p_tenant, p_query_embedding, v_model, p_types, v_exact_types, p_scope, p_min_confidence, p_as_of, v_at,
             v_semantic_depth
-        ) as s
-        where v_semantic
-    ),
-    -- the 30th highest cosine, a memory missing from a tenant of fewer counting as unrelated (cosine 0)
-    semantic_background as (
-        select case when pg_catalog.count(*) >= v_background_rank then pg_catalog.min(s.score) else 0.0 end as score
-        from semantic_ranked as s
-        where s.rank <= v_background_rank
-    ),
-    second_ranked as (
-        select s2.kind, s2.id, s2.created_at, s2.rank, s2.score
+        ) as s;
+        -- the 30th highest cosine, a memory missing from a tenant of fewer counting as unrelated (cosine 0)
+        if pg_catalog.cardinality(v_semantic_scores) >= v_background_rank then
+            v_background := v_semantic_scores[v_background_rank];
+        end if;
+    end if;
+    if v_second then
+        select
+            coalesce(pg_catalog.array_agg(s2.kind order by s2.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s2.id order by s2.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s2.created_at order by s2.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s2.rank order by s2.rank), '{}'),
+            coalesce(pg_catalog.array_agg(s2.score order by s2.rank), '{}')
+        into v_second_kinds, v_second_ids, v_second_created, v_second_ranks, v_second_scores
         from pymem_private.second_semantic_candidates(
             p_tenant, p_second_embedding, v_second_model, p_types, v_exact_types, p_scope, p_min_confidence, p_as_of,
             v_at, p_depth
-        ) as s2
-        where v_second
-    ),
-    keyword_ranked as (
-        select k.kind, k.id, k.created_at, k.score, k.tier, k.rank
-        from pymem_private.keyword_candidates(
-            p_tenant, p_query, p_types, p_scope, p_depth, p_min_confidence, p_as_of, v_at, v_trigram, v_terms,
-            v_patterns
-        ) as k
-        where p_keyword
-    ),
-    -- fusion: one row per memory of any list, each cut at p_depth
-    legs as materialized (
-        select
-            coalesce(sk.kind, s2.kind) as kind,
-            coalesce(sk.id, s2.id) as id,
-            coalesce(sk.created_at, s2.created_at) as created_at,
-            sk.semantic_rank,
-            sk.semantic_score,
-            sk.keyword_rank,
-            sk.keyword_score,
-            sk.keyword_tier,
-            s2.rank as second_rank,
-            s2.score as second_score
-        from (
+        ) as s2;
+    end if;
+    if p_keyword then
+        -- the full-text tier alone (keyword_candidates' fts rows, ranked as it ranks them): the trigram tier runs only
+        -- for a query with CJK, and the ILIKE tier only when the others find nothing
+        if not v_trigram then
             select
-                coalesce(s.kind, k.kind) as kind,
-                coalesce(s.id, k.id) as id,
-                coalesce(s.created_at, k.created_at) as created_at,
-                s.rank as semantic_rank,
-                s.score as semantic_score,
-                k.rank as keyword_rank,
-                k.score as keyword_score,
-                k.tier as keyword_tier
-            from (select * from semantic_ranked as sr where sr.rank <= p_depth) as s
-            full join keyword_ranked as k on s.kind = k.kind and s.id = k.id
-        ) as sk
-        full join second_ranked as s2 on sk.kind = s2.kind and sk.id = s2.id
-    ),
-    -- the evidence of each row (pymem.memory_relevance_features) and its calibrated relevance
-    scored as materialized (
-        select
-            e.*,
-            pymem.memory_relevance(e.features, v_coefficients) as relevance
-        from (
+                coalesce(pg_catalog.array_agg(k.kind order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.id order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.created_at order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.score order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.tier order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.rank order by k.rank), '{}')
+            into v_keyword_kinds, v_keyword_ids, v_keyword_created, v_keyword_scores, v_keyword_tiers, v_keyword_ranks
+            from (
+                select
+                    t.kind,
+                    t.id,
+                    t.created_at,
+                    t.bm25 / (t.bm25 + 1.0) as score,
+                    'fts'::text as tier,
+                    pg_catalog.row_number() over (
+                        order by t.bm25 / (t.bm25 + 1.0) desc, t.created_at desc, t.id asc
+                    )::integer as rank
+                from pymem_private.memory_keyword_top(
+                    p_tenant, p_query, p_types, p_scope, p_depth, p_min_confidence, p_as_of
+                ) as t
+            ) as k
+            where k.rank <= p_depth;
+        end if;
+        if v_trigram or (pg_catalog.cardinality(v_keyword_ids) = 0 and pg_catalog.cardinality(v_terms) > 0) then
             select
-                l.*,
-                pymem.memory_relevance_features(
-                    l.semantic_score, l.semantic_rank, l.keyword_score, l.keyword_rank, l.keyword_tier,
-                    pg_catalog.max(l.semantic_score) over (),
-                    pg_catalog.max(l.keyword_score) filter (where l.keyword_tier = 'fts') over (),
-                    case when v_lexeme_count > 0 then
-                        (pg_catalog.length(t.sv) - pg_catalog.length(pg_catalog.ts_delete(t.sv, v_lexemes)))::double precision
-                        / v_lexeme_count
-                    end,
-                    b.score
-                ) as features
-            from legs as l
-            cross join semantic_background as b
-            cross join lateral (
-                select case l.kind
-                    when 'fact' then (
-                        select f.search_vector from pymem.facts as f where f.tenant_id = p_tenant and f.id = l.id
-                    )
-                    when 'rule' then (
-                        select r.search_vector from pymem.rules as r where r.tenant_id = p_tenant and r.id = l.id
-                    )
-                    else (
-                        select ep.search_vector from pymem.episodes as ep where ep.tenant_id = p_tenant and ep.id = l.id
-                    )
-                end as sv
-            ) as t
-        ) as e
-    ),
-    -- the graph leg: memories linked to the most relevant candidates, if retrieval may return them (searchable:
-    -- never superseded, retracted or forgotten)
-    seeds as (
-        select sc.kind, sc.id, sc.relevance, pg_catalog.row_number() over (
-            order by sc.relevance desc, sc.created_at desc, sc.id
-        ) as seed_rank
-        from scored as sc
-        where p_graph
-        order by seed_rank
-        limit v_graph_seeds
-    ),
-    graph_ranked as (
-        select
-            n.*,
-            pg_catalog.row_number() over (order by n.seed_rank, n.created_at desc, n.id)::integer as graph_rank
-        from (
-            select distinct on (li.kind, li.id) li.kind, li.id, v.created_at, sd.seed_rank, sd.relevance as seed_relevance
-            from seeds as sd
-            cross join lateral pymem_private.linked_memories(p_tenant, sd.kind, sd.id) as li
-            -- a primary-key lookup per link (joining the searchable rows as a whole read the tenant's tables:
-            -- 9 ms at 10k memories, links or not)
-            cross join lateral (
-                select vf.created_at
-                from pymem_private.searchable_facts(p_tenant, p_scope, p_min_confidence, p_as_of, v_at) as vf
-                where v_facts and li.kind = 'fact' and vf.id = li.id
-                union all
-                select vr.created_at
-                from pymem_private.searchable_rules(p_tenant, p_scope, p_min_confidence, v_at) as vr
-                where v_rules and li.kind = 'rule' and vr.id = li.id
-                union all
-                select ve.created_at
-                from pymem_private.searchable_episodes(p_tenant, p_scope, v_at) as ve
-                where v_episodes and li.kind = 'episode' and ve.id = li.id
-            ) as v
-            where li.kind = any(p_types)
-            order by li.kind, li.id, sd.seed_rank
-        ) as n
-    )
-    select
-        coalesce(sc.kind, g.kind), coalesce(sc.id, g.id), coalesce(sc.created_at, g.created_at),
-        sc.semantic_rank, sc.semantic_score, sc.keyword_rank, sc.keyword_score, sc.keyword_tier, g.graph_rank,
-        greatest(sc.relevance, g.seed_relevance * v_graph_discount),
-        coalesce(sc.features, pymem.memory_relevance_features(null, null, null, null, null, null, null, null, null)),
-        sc.second_rank, sc.second_score
-    from scored as sc
-    full join graph_ranked as g on sc.kind = g.kind and sc.id = g.id;
+                coalesce(pg_catalog.array_agg(k.kind order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.id order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.created_at order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.score order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.tier order by k.rank), '{}'),
+                coalesce(pg_catalog.array_agg(k.rank order by k.rank), '{}')
+            into v_keyword_kinds, v_keyword_ids, v_keyword_created, v_keyword_scores, v_keyword_tiers, v_keyword_ranks
+            from pymem_private.keyword_candidates(
+                p_tenant, p_query, p_types, p_scope, p_depth, p_min_confidence, p_as_of, v_at, v_trigram, v_terms,
+                v_patterns
+            ) as k;
+        end if;
+    end if;
+    return query
+    select f.*
+    from pymem_private.memory_fuse_candidates(
+        p_tenant, p_types, p_scope, p_depth, p_min_confidence, p_as_of, v_at, p_graph, v_coefficients, v_lexemes,
+        v_background,
+        v_semantic_kinds, v_semantic_ids, v_semantic_created, v_semantic_ranks, v_semantic_scores,
+        v_keyword_kinds, v_keyword_ids, v_keyword_created, v_keyword_scores, v_keyword_tiers, v_keyword_ranks,
+        v_second_kinds, v_second_ids, v_second_created, v_second_ranks, v_second_scores
+    ) as f;
 end;
 $$;
 
@@ -674,6 +629,8 @@ leg reads at least 30 rows deep: the cosine of the 30th nearest (0 when fewer) i
 feature semantic_lift, whatever p_depth. The semantic list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
 tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative
 scans and hnsw.ef_search = pymem_private.hnsw_ef_search(p_depth) (200 to 1000, growing with the largest table).
-The legs are pymem_private.semantic_candidates, keyword_candidates and linked_memories over the rows of
-pymem_private.searchable_facts, searchable_rules and searchable_episodes, inlined into one query. VOLATILE: it sets
-hnsw.ef_search for its own duration.$$;
+The legs are pymem_private.semantic_candidates, keyword_candidates (its full-text tier, pymem_private.memory_keyword_top,
+alone when the query has no CJK and it finds something) and second_semantic_candidates over the rows of
+pymem_private.searchable_facts, searchable_rules and searchable_episodes, one statement each, planned with the call's
+values; the fusion, relevance and graph leg (linked_memories) are pymem_private.memory_fuse_candidates. VOLATILE: it
+sets hnsw.ef_search for its own duration.$$;

@@ -183,6 +183,11 @@ pymem_private.memory_candidates(
     text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean,
     public.vector
 ),
+pymem_private.memory_fuse_candidates(
+    text, text[], text, integer, double precision, timestamptz, timestamptz, boolean, double precision[], text[],
+    double precision, text[], uuid[], timestamptz[], integer[], double precision[], text[], uuid[], timestamptz[],
+    double precision[], text[], integer[], text[], uuid[], timestamptz[], integer[], double precision[]
+),
 pymem_private.second_semantic_candidates(
     text, public.vector, text, text[], text[], text, double precision, timestamptz, timestamptz, integer
 ),
