@@ -282,7 +282,7 @@ def _data(results: dict[str, Any]) -> list[str]:
         "",
         *[f"- {note}" for note in results["data"]["notes"]],
         "",
-        table(["load (per tenant x tenants)", "rows", "COPY + INSERT s", "vector indexes + ANALYZE s"], loads),
+        table(["load (per tenant x tenants)", "rows", "COPY + INSERT s", "vector indexes + VACUUM ANALYZE s"], loads),
         "",
     ]
 
