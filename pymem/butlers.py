@@ -6,6 +6,7 @@ written into the database, where the SQL functions read them.
     score_weights = { relevance = 0.4, importance = 0.3, recency = 0.2, confidence = 0.1 }
     min_relevance = 0.02              # relevance floor of recall and context (default: the relevance model's)
     min_focus = 0.225                 # focus check of recall (0: off, for a butler whose topics are tasks)
+    floor_bypass = 0.3                # cosine to the topic that passes the floor whatever the relevance (1: off)
 
     [context]                         # memory_context
     token_budget = 3000
@@ -54,6 +55,7 @@ _TOP = {
     "episode_ttl_days": ("episode_ttl_days", float),
     "min_relevance": ("min_relevance", float),
     "min_focus": ("min_focus", float),
+    "floor_bypass": ("floor_bypass", float),
 }
 _WEIGHTS = {k: (f"w_{k}", float) for k in ("relevance", "importance", "recency", "confidence")}
 _CONTEXT = {"token_budget": ("context_token_budget", int)}

@@ -578,10 +578,12 @@ class MemoryClient(SqlClient):
         second_query_embedding: Vector = None,
         focus_embedding: Vector = None,
         min_focus: float | None = None,
+        floor_bypass: float | None = None,
     ) -> list[RecallHit]:
         """pymem.memory_recall: facts and rules by composite score (the weights of the butler named by scope),
-        those below the relevance floor (min_relevance, default the relevance model's) or, with focus_embedding
-        (the embedding of query_focus(topic)), failing the focus check (min_focus) left out."""
+        those below the relevance floor (min_relevance, default the relevance model's) and further from the topic
+        than floor_bypass (cosine, default 0.3) or, with focus_embedding (the embedding of query_focus(topic)),
+        failing the focus check (min_focus) left out."""
         return self._rows(
             RecallHit,
             "memory_recall",
@@ -594,6 +596,7 @@ class MemoryClient(SqlClient):
             second_query_embedding=("public.vector", second_query_embedding),
             focus_embedding=("public.vector", focus_embedding),
             min_focus=("double precision", min_focus),
+            floor_bypass=("double precision", floor_bypass),
         )
 
     def query_focus(self, *, topic: str) -> str:
@@ -842,7 +845,7 @@ class MemoryClient(SqlClient):
         """pymem.memory_butler_configure: every setting of a butler (those not given take their defaults).
         settings: scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl_days,
         context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
-        max_history, max_knowledge, min_relevance, min_focus."""
+        max_history, max_knowledge, min_relevance, min_focus, floor_bypass."""
         unknown = sorted(set(settings) - set(BUTLER_SETTING_TYPES))
         if unknown:
             raise TypeError(f"unknown butler settings: {', '.join(unknown)}")
@@ -878,4 +881,5 @@ BUTLER_SETTING_TYPES = {
     "max_knowledge": "bigint",
     "min_relevance": "double precision",
     "min_focus": "double precision",
+    "floor_bypass": "double precision",
 }

@@ -705,9 +705,9 @@ async def memory_recall(
     """Recall the facts and rules (not episodes) that matter for a topic, ranked by the composite
     score of relevance, importance, recency and confidence. The primary tool for agents. Relevance
     is a calibrated probability that the memory is about the topic; memories below the relevance
-    floor are not recalled however important or recent, nor, when the topic names someone the memory
-    knows, those that bear on them but not on what is asked (the focus check; min_relevance=0 turns
-    both off). Each result carries its provenance.
+    floor are not recalled however important or recent unless close in meaning to the topic, nor,
+    when the topic names someone the memory knows, those that bear on them but not on what is asked
+    (the focus check; min_relevance=0 turns both off). Each result carries its provenance.
     Updates the returned memories' reference counts. The weights are those of the butler named by
     scope (its butler.toml), else 0.4/0.3/0.2/0.1."""
     vector, second, focus = await _recall_vectors(ctx, caller, as_tenant, topic)

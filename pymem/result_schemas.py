@@ -367,3 +367,4 @@ class ButlerSettings(ResultModel):
     updated_at: datetime | None
     min_relevance: float | None = None
     min_focus: float | None = None
+    floor_bypass: float | None = None

@@ -42,6 +42,7 @@ SETTINGS = (
     "source",
     "min_relevance",
     "min_focus",
+    "floor_bypass",
 )
 DEFAULTS: Row = {
     "w_relevance": 0.4,
@@ -61,6 +62,7 @@ DEFAULTS: Row = {
     "source": None,
     "min_relevance": None,
     "min_focus": None,
+    "floor_bypass": None,
 }
 HEALTH: Row = {
     "scope": "wellbeing",
@@ -81,6 +83,7 @@ HEALTH: Row = {
     "source": "/etc/butlers/health/butler.toml",
     "min_relevance": 0.05,
     "min_focus": 0.3,
+    "floor_bypass": 0.5,
 }
 
 
@@ -194,6 +197,8 @@ def test_the_typed_client_round_trip(as_tenant: Tenant) -> None:
         ({"min_relevance": float("nan")}, "min_relevance must be between 0 and 1"),
         ({"min_focus": 1.5}, "min_focus must be between 0 and 1"),
         ({"min_focus": -0.01}, "min_focus must be between 0 and 1"),
+        ({"floor_bypass": 1.01}, "floor_bypass must be between 0 and 1"),
+        ({"floor_bypass": float("nan")}, "floor_bypass must be between 0 and 1"),
     ],
 )
 def test_each_range_error_names_its_key_and_writes_nothing(
@@ -466,9 +471,41 @@ def test_recall_uses_the_focus_check_of_the_butler(as_tenant: Tenant, embedder: 
         assert call_one(conn, "memory_butler_settings", name="chef")["min_focus"] == 0.225
 
 
+def test_recall_uses_the_floor_bypass_of_the_butler(as_tenant: Tenant, embedder: Embedder) -> None:
+    """A butler's floor_bypass is the cosine at which memory_recall with its scope keeps a memory below the relevance
+    floor (NULL: the default, 0.3; 1: off; an explicit floor_bypass overrides it)."""
+    school = "The children attend Riverside Primary, a state school near the park."
+    topic = "Where do the kids get their education?"
+    with as_tenant("acme") as conn:
+        store_fact(conn, "user", "school", school, embedder)
+        store_fact(conn, "user", "city", "The user lives in Berlin.", embedder)
+
+        def recalled(**arguments: Any) -> set[str]:
+            rows = call(
+                conn,
+                "memory_recall",
+                topic=topic,
+                scope="teacher",
+                query_embedding=embedder.embed(topic),
+                min_relevance=0.5,
+                **arguments,
+            )
+            return {r["content"] for r in rows}
+
+        # the school fact says it in other words: a relevance below 0.5, a cosine of 0.44; Berlin is neither
+        assert recalled() == {school}
+        configure(conn, "teacher", floor_bypass=1)
+        assert recalled() == set()
+        assert recalled(floor_bypass=0.4) == {school}
+        configure(conn, "teacher", floor_bypass=0.45)
+        assert recalled() == set()
+        assert call_one(conn, "memory_butler_settings", name="teacher")["floor_bypass"] == 0.45
+
+
 def test_a_butler_file_sets_the_floor() -> None:
     assert butlers.parse_butler("health", "min_relevance = 0.05\n").settings == {"min_relevance": 0.05}
     assert butlers.parse_butler("health", "min_focus = 0\n").settings == {"min_focus": 0.0}
+    assert butlers.parse_butler("health", "floor_bypass = 1\n").settings == {"floor_bypass": 1.0}
     with pytest.raises(InvalidArgumentError, match="min_relevance must be a number"):
         butlers.parse_butler("health", 'min_relevance = "low"\n')
 
@@ -612,7 +649,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     env = base_env(PYMEM_DSN=db_dsn)
     line = (
         "health: scope wellbeing, weights 0.6/0.2/0.1/0.1 (relevance/importance/recency/confidence),"
-        " relevance floor 0.05, focus check 0, episode TTL 3.5 days, context 1200 tokens, quotas 0.1/0.3/0.2/0.4 and"
+        " relevance floor 0.05, floor bypass the default, focus check 0, episode TTL 3.5 days, context 1200 tokens,"
+        " quotas 0.1/0.3/0.2/0.4 and"
         " max items"
         f" 4/5/0/6 (system/project/history/knowledge) ({path})"
     )
@@ -645,7 +683,8 @@ def test_cli_butler_sync_and_show(db_dsn: str, as_tenant: Tenant, tmp_path: Path
     assert run_cli("butler", "show", "health", "--tenant", "acme", env=env).stdout.splitlines() == [line]
     assert run_cli("butler", "show", "finance", "--tenant", "acme", env=env).stdout.splitlines() == [
         "finance: scope finance, weights 0.4/0.3/0.2/0.1 (relevance/importance/recency/confidence),"
-        " relevance floor the model's, focus check the default, episode TTL 7 days, context 3000 tokens, quotas"
+        " relevance floor the model's, floor bypass the default, focus check the default, episode TTL 7 days,"
+        " context 3000 tokens, quotas"
         " 0.15/0.25/0.2/0.4 and max items 10/10/10/20"
         " (system/project/history/knowledge) (defaults)"
     ]

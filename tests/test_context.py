@@ -843,8 +843,9 @@ def test_candidates_are_recall_scores_per_section_without_bumping(as_tenant: Ten
 
 
 def test_candidates_leave_out_facts_and_rules_below_the_relevance_floor(as_tenant: Tenant, embedder: Embedder) -> None:
-    """min_relevance reaches memory_recall: a fact or rule less relevant than the floor is no candidate
-    (episodes have no relevance: the newest are candidates whatever the prompt); NULL is the model's floor."""
+    """min_relevance reaches memory_recall: a fact or rule less relevant than the floor is no candidate unless its
+    cosine to the prompt reaches the floor bypass, 0.3 (episodes have no relevance: the newest are candidates
+    whatever the prompt); NULL is the model's floor."""
     prompt = "Help user with diet"
     with as_tenant("acme") as conn:
         store_diet(conn, embedder)
@@ -864,17 +865,30 @@ def test_candidates_leave_out_facts_and_rules_below_the_relevance_floor(as_tenan
             query_embedding=embedder.embed(prompt),
             bump_references=False,
         )
+        cosine = {
+            m: conn.execute(
+                "select 1 - (coalesce(f.embedding, r.embedding) <=> %s::public.vector)"
+                " from (select %s::uuid as id) as x left join pymem.facts as f on f.id = x.id"
+                " left join pymem.rules as r on r.id = x.id",
+                (str(embedder.embed(prompt).tolist()), m),
+            ).fetchone()[0]
+            for m in relevance
+        }
+        # the butler's floor bypass reaches memory_recall too: 1 turns it off
+        call(conn, "memory_butler_configure", butler="health", floor_bypass=1)
+        strict = candidates(conn, prompt, embedder, min_relevance=cut)
     assert len(relevance) == 8 and min(relevance.values()) < cut
 
     def kept(rows: list[Row]) -> dict[Any, float]:
         return {r["memory_id"]: r["relevance"] for r in rows if r["section"] != "history"}
 
     # the relevance of a memory does not depend on the floor, only whether it is a candidate
-    assert kept(floored) == {m: r for m, r in relevance.items() if r >= cut}
-    assert kept(default) == {m: r for m, r in relevance.items() if r >= floor}
+    assert kept(strict) == {m: r for m, r in relevance.items() if r >= cut}
+    assert kept(floored) == {m: r for m, r in relevance.items() if r >= cut or cosine[m] >= 0.3}
+    assert kept(default) == {m: r for m, r in relevance.items() if r >= floor or cosine[m] >= 0.3}
     # the default floor is memory_recall's
     assert set(kept(default)) == {r["memory_id"] for r in recalled}
-    for rows in (floored, default):
+    for rows in (floored, default, strict):
         for section in ("project", "knowledge"):
             mine = [r for r in rows if r["section"] == section]
             assert [r["section_rank"] for r in mine] == list(range(1, len(mine) + 1))

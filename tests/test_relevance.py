@@ -58,7 +58,7 @@ def test_unrelated_memories_are_not_recalled_for_being_important_or_recent(
         assert ids[:2] == [demo["dairy"], demo["plant_milk"]]
         assert demo["berlin"] not in ids and demo["colour"] not in ids
         floor = conn.execute("select default_floor from pymem.memory_relevance_model('hybrid')").fetchone()[0]
-        assert all(r["relevance"] >= floor for r in rows)
+        assert all(r["relevance"] >= floor for r in rows)  # none passes by its meaning alone (floor_bypass)
         everything = recall(conn, MILK, embedder, min_relevance=0)
         unrelated = {
             r["memory_id"]: r["relevance"] for r in everything if r["memory_id"] in (demo["berlin"], demo["colour"])
@@ -69,6 +69,45 @@ def test_unrelated_memories_are_not_recalled_for_being_important_or_recent(
         # a probability, not a rank: the third of four is not "0.96 relevant" (it was, by RRF over the best)
         assert max(unrelated.values()) < 0.01
         assert relevance[demo["dairy"]] > 50 * max(unrelated.values())
+
+
+def test_a_memory_that_says_it_in_other_words_passes_the_floor(as_tenant: Tenant, embedder: Embedder) -> None:
+    """Recall keeps exactly the candidates whose relevance reaches the floor or whose cosine to the topic reaches
+    floor_bypass (default 0.3; 1 turns it off): "Where do the kids get their education?" shares no word with the
+    school fact, and at a floor above its relevance the fact is still recalled by its meaning."""
+    facts = {
+        "school": "The children attend Riverside Primary, a state school near the park.",
+        "city": "The user lives in Berlin.",
+        "car": "The user drives a 2015 Volvo estate.",
+        "work": "The user works as a nurse at the city hospital.",
+    }
+    topic = "Where do the kids get their education?"
+    vector = embedder.embed(topic)
+    with as_tenant("acme") as conn:
+        for predicate, content in facts.items():
+            store_fact(conn, "user", predicate, content, embedder)
+        every = {
+            r["content"]: (
+                r["relevance"],
+                conn.execute(
+                    "select 1 - (embedding <=> %s::public.vector) from pymem.facts where id = %s",
+                    (str(vector.tolist()), r["memory_id"]),
+                ).fetchone()[0],
+            )
+            for r in recall(conn, topic, embedder, min_relevance=0, bump_references=False)
+        }
+        assert set(every) == set(facts.values())
+        relevance, cosine = every[facts["school"]]
+        assert cosine >= 0.3 and relevance < 0.5
+        for floor, bypass in ((0.5, None), (0.5, 0.4), (0.5, 1.0), (0.02, None), (0.001, 1.0)):
+            got = {r["content"] for r in recall(conn, topic, embedder, min_relevance=floor, floor_bypass=bypass)}
+            assert got == {
+                content
+                for content, (rel, cos) in every.items()
+                if rel >= floor or (cos >= (0.3 if bypass is None else bypass) and (bypass or 0.3) < 1)
+            }, (floor, bypass)
+        assert {r["content"] for r in recall(conn, topic, embedder, min_relevance=0.5)} == {facts["school"]}
+        assert recall(conn, topic, embedder, min_relevance=0.5, floor_bypass=1) == []
 
 
 def test_relevance_is_the_logistic_model_of_the_features(as_tenant: Tenant, embedder: Embedder, demo: Any) -> None:
@@ -243,6 +282,8 @@ def test_context_candidates_leave_out_what_is_below_the_floor(
     [
         ("memory_recall", {"topic": "x", "min_relevance": 1.5}, "min_relevance must be between 0 and 1"),
         ("memory_recall", {"topic": "x", "min_relevance": -0.1}, "min_relevance must be between 0 and 1"),
+        ("memory_recall", {"topic": "x", "floor_bypass": 1.5}, "floor_bypass must be between 0 and 1"),
+        ("memory_recall", {"topic": "x", "floor_bypass": -0.1}, "floor_bypass must be between 0 and 1"),
         ("memory_search", {"query": "x", "min_relevance": 2}, "min_relevance must be between 0 and 1"),
         ("memory_search", {"query": "x", "graph_rrf_weight": -1}, "graph_rrf_weight must be between 0 and 1000"),
         (
@@ -272,7 +313,8 @@ def test_the_model_in_force_is_a_setting_and_only_the_owner_writes_models(
         conn.execute("select * from pymem_private.relevance_models")
     with as_tenant("demo") as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute("select pymem_private.save_relevance_model('mine', 'hybrid', array[0.0], 0, '{}')")
-    # an operator's own model: every row 0.5 relevant (all-zero coefficients), floor 0.6 drops everything
+    # an operator's own model: every row 0.5 relevant (all-zero coefficients), floor 0.6 drops everything but
+    # what passes by its meaning (floor_bypass; 1 turns it off)
     with superuser.transaction():
         superuser.execute("set local role pymem_owner")
         superuser.execute(
@@ -281,7 +323,8 @@ def test_the_model_in_force_is_a_setting_and_only_the_owner_writes_models(
         )
     with as_tenant("demo") as conn:
         conn.execute("set local pymem.relevance_model = 'flat'")
-        assert recall(conn, MILK, embedder) == []
+        assert recall(conn, MILK, embedder, floor_bypass=1) == []
+        assert {r["relevance"] for r in recall(conn, MILK, embedder)} == {0.5}
         assert {r["relevance"] for r in recall(conn, MILK, embedder, min_relevance=0)} == {0.5}
     # a model fitted on other features is refused, not silently misapplied
     with superuser.transaction():

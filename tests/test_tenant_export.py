@@ -63,6 +63,7 @@ def fill(conn: psycopg.Connection[Any], embedder: Embedder) -> dict[str, Any]:
         context_token_budget=2000,
         min_relevance=0.05,
         min_focus=0,
+        floor_bypass=0.5,
     )
     return {"city": city, "inferred": inferred, "greet": greet}
 

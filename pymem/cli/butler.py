@@ -27,9 +27,10 @@ def _line(row: ButlerSettings) -> str:
     origin = row.source or ("defaults" if not row.configured else "set in SQL")
     floor = "the model's" if row.min_relevance is None else f"{row.min_relevance:g}"
     focus = "the default" if row.min_focus is None else f"{row.min_focus:g}"
+    bypass = "the default" if row.floor_bypass is None else f"{row.floor_bypass:g}"
     return (
         f"{row.butler}: scope {row.scope}, weights {weights} (relevance/importance/recency/confidence),"
-        f" relevance floor {floor}, focus check {focus}, episode TTL {ttl:g} days, context"
+        f" relevance floor {floor}, floor bypass {bypass}, focus check {focus}, episode TTL {ttl:g} days, context"
         f" {row.context_token_budget} tokens, quotas {quotas} and max items {items} (system/project/history/knowledge)"
         f" ({origin})"
     )

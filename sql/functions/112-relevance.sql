@@ -259,3 +259,46 @@ $$Logistic relevance models (pymem.memory_relevance), one row per name and varia
 features (pymem.memory_relevance_feature_names() when fitted), coefficients (intercept first), the default floor
 of recall and context, and fitted_on (data, rows, date). No tenant data; only the owner has policies, every role
 reads it through pymem.memory_relevance_model() (pymem_private.relevance_model_row, SECURITY DEFINER).$$;
+
+
+create or replace function pymem_private.floor_defaults()
+returns table (floor_bypass double precision)
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return 0.3::double precision;
+
+comment on function pymem_private.floor_defaults() is
+$$The relevance floor's default floor_bypass: 0.3, the cosine (MiniLM) of a memory to the topic at which it passes
+the floor whatever its relevance. Chosen on the golden set's train questions (docs/evaluation.md, "A floor that
+keeps depth"), never on test: the answers the floor lost were paraphrases at cosine 0.25-0.42 with a relevance of
+0.005-0.02, while the best row of every no-answer train question was below 0.29.
+Example: select * from pymem_private.floor_defaults();  -- 0.3$$;
+
+
+create or replace function pymem_private.floor_passes(
+    p_relevance double precision,
+    p_cosine double precision,
+    p_min_relevance double precision,
+    p_floor_bypass double precision
+)
+returns boolean
+language sql
+immutable
+parallel safe
+security invoker
+set search_path = pg_catalog, pg_temp
+return (
+    coalesce(p_relevance >= p_min_relevance, false)
+    or (p_floor_bypass < 1 and coalesce(p_cosine >= p_floor_bypass, false))
+);
+
+comment on function pymem_private.floor_passes(double precision, double precision, double precision, double precision) is
+$$Whether a memory passes the relevance floor of memory_recall: its relevance is at least p_min_relevance (the
+floor; 0 keeps every memory), or its cosine to the topic (MiniLM) is at least p_floor_bypass (default 0.3,
+pymem_private.floor_defaults; 1 turns the bypass off): a memory that says what is asked in other words is kept,
+where the relevance model, fitted on shared words as much as on meaning, gives it little. NULL evidence does not
+pass.
+Example: select pymem_private.floor_passes(0.01, 0.35, 0.02, 0.3);  -- true$$;

@@ -40,6 +40,7 @@ return row(
     0.15, 0.25, 0.2, 0.4,
     10, 10, 10, 20,
     null,
+    null,
     null
 )::pymem.butler_settings;
 
@@ -47,7 +48,7 @@ comment on function pymem_private.butler_defaults(text, text) is
 $$The settings of a butler without a row: scope = its name, weights 0.4/0.3/0.2/0.1, episodes live 7 days,
 context budget 3000 tokens shared 0.15/0.25/0.2/0.4 by the System/Project/History/Knowledge blocks, at most
 10/10/10/20 candidates each, the relevance model's default floor (min_relevance NULL), the default focus check
-(min_focus NULL).$$;
+(min_focus NULL) and the default floor bypass (floor_bypass NULL).$$;
 
 
 create or replace function pymem_private.butler_settings_for(tenant_id text, butler text)
@@ -89,7 +90,8 @@ create or replace function pymem.memory_butler_configure(
     max_knowledge bigint default 20,
     source text default null,
     min_relevance double precision default null,
-    min_focus double precision default null
+    min_focus double precision default null,
+    floor_bypass double precision default null
 )
 returns setof pymem.butler_settings
 language plpgsql
@@ -141,17 +143,20 @@ begin
     if min_focus is not null then
         perform pymem_private.require_range('min_focus', min_focus, 0, 1);
     end if;
+    if floor_bypass is not null then
+        perform pymem_private.require_range('floor_bypass', floor_bypass, 0, 1);
+    end if;
 
     return query
     insert into pymem.butler_settings as s (
         tenant_id, butler, scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl,
         context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
-        max_history, max_knowledge, source, updated_at, min_relevance, min_focus
+        max_history, max_knowledge, source, updated_at, min_relevance, min_focus, floor_bypass
     ) values (
         v_tenant, butler, v_scope, w_relevance, w_importance, w_recency, w_confidence,
         pg_catalog.make_interval(secs => episode_ttl_days * 86400),
         context_token_budget, quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project,
-        max_history, max_knowledge, source, pg_catalog.now(), min_relevance, min_focus
+        max_history, max_knowledge, source, pg_catalog.now(), min_relevance, min_focus, floor_bypass
     )
     on conflict on constraint butler_settings_pkey do update set
         scope = excluded.scope,
@@ -172,7 +177,8 @@ begin
         source = excluded.source,
         updated_at = excluded.updated_at,
         min_relevance = excluded.min_relevance,
-        min_focus = excluded.min_focus
+        min_focus = excluded.min_focus,
+        floor_bypass = excluded.floor_bypass
     returning s.*;
 end;
 $$;
@@ -180,13 +186,14 @@ $$;
 comment on function pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
     bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text,
-    double precision, double precision
+    double precision, double precision, double precision
 ) is
 $$Sets every setting of a butler in the current tenant (what its butler.toml says; an argument left out
 takes its default) and returns the row. Ranges: weights 0..1000, not all 0; episode_ttl_days in (0, 36500];
 context_token_budget 1..100000; the blocks' quotas (system, project, history, knowledge) 0..1 summing to at most
 1; max_* 0..1000; min_relevance, the relevance floor of the butler's recall and context, 0..1 (NULL: the relevance
-model's default_floor); min_focus, the focus check of the butler's recall, 0..1 (NULL: 0.225; 0 off). memory_recall with
+model's default_floor); min_focus, the focus check of the butler's recall, 0..1 (NULL: 0.225; 0 off); floor_bypass,
+the cosine to the topic at which a memory passes the floor whatever its relevance, 0..1 (NULL: 0.3; 1 off). memory_recall with
 scope => butler, memory_store_episode with butler => butler and memory_context_* for the butler read it.
 Example: select butler, scope, w_relevance from memory_butler_configure(butler => 'health', w_relevance => 0.7);$$;
 
@@ -233,7 +240,8 @@ returns table (
     source text,
     updated_at timestamptz,
     min_relevance double precision,
-    min_focus double precision
+    min_focus double precision,
+    floor_bypass double precision
 )
 language plpgsql
 stable
@@ -257,13 +265,15 @@ begin
             v_settings.episode_ttl, v_settings.context_token_budget,
             v_settings.quota_system, v_settings.quota_project, v_settings.quota_history, v_settings.quota_knowledge,
             v_settings.max_system, v_settings.max_project, v_settings.max_history, v_settings.max_knowledge,
-            v_settings.source, v_settings.updated_at, v_settings.min_relevance, v_settings.min_focus;
+            v_settings.source, v_settings.updated_at, v_settings.min_relevance, v_settings.min_focus,
+            v_settings.floor_bypass;
         return;
     end if;
     return query select
         s.butler, true, s.scope, s.w_relevance, s.w_importance, s.w_recency, s.w_confidence, s.episode_ttl,
         s.context_token_budget, s.quota_system, s.quota_project, s.quota_history, s.quota_knowledge, s.max_system,
-        s.max_project, s.max_history, s.max_knowledge, s.source, s.updated_at, s.min_relevance, s.min_focus
+        s.max_project, s.max_history, s.max_knowledge, s.source, s.updated_at, s.min_relevance, s.min_focus,
+        s.floor_bypass
     from pymem.butler_settings as s
     where s.tenant_id = v_tenant
     order by s.butler;
@@ -273,5 +283,5 @@ $$;
 comment on function pymem.memory_butler_settings(text) is
 $$The settings in force for a butler of the current tenant (configured = false: the defaults), or, without
 a butler, every configured butler. min_relevance NULL: the relevance model's default floor; min_focus NULL: the
-default focus check (0.225).
+default focus check (0.225); floor_bypass NULL: the default floor bypass (0.3).
 Example: select butler, scope, w_relevance, w_importance, episode_ttl from memory_butler_settings('health');$$;

@@ -21,7 +21,8 @@ create or replace function pymem.memory_recall(
     min_relevance double precision default null,
     second_query_embedding public.vector default null,
     focus_embedding public.vector default null,
-    min_focus double precision default null
+    min_focus double precision default null,
+    floor_bypass double precision default null
 )
 returns table (
     memory_type text,
@@ -76,6 +77,8 @@ declare
     v_at timestamptz := coalesce(as_of, pg_catalog.now());
     -- the relevance floor: below it a memory is not recalled, however important or recent
     v_min_relevance double precision;
+    -- the cosine to the topic at which a memory passes the floor whatever its relevance (1: off)
+    v_floor_bypass double precision;
     -- the focus check (148-query-focus.sql): on when the caller embedded the question's focus
     v_min_focus double precision;
     v_focus_query tsquery;
@@ -106,6 +109,16 @@ begin
             (select m.default_floor from pymem.memory_relevance_model(
                 pymem_private.relevance_variant(v_mode <> 'keyword', v_mode <> 'semantic')
             ) as m)
+        ),
+        0,
+        1
+    );
+    v_floor_bypass := pymem_private.require_range(
+        'floor_bypass',
+        coalesce(
+            floor_bypass,
+            v_butler.floor_bypass,
+            (select d.floor_bypass from pymem_private.floor_defaults() as d)
         ),
         0,
         1
@@ -179,7 +192,13 @@ begin
         left join pymem.facts as f on c.c_type = 'fact' and f.tenant_id = v_tenant and f.id = c.c_id
         left join pymem.rules as ru on c.c_type = 'rule' and ru.tenant_id = v_tenant and ru.id = c.c_id
         -- memory_candidates is VOLATILE: a memory committed since this statement began is left out here
-        where c.c_relevance >= v_min_relevance and coalesce(f.id, ru.id) is not null
+        where coalesce(f.id, ru.id) is not null
+            and pymem_private.floor_passes(
+                c.c_relevance,
+                1 - (coalesce(f.embedding, ru.embedding) operator (public.<=>) query_embedding),
+                v_min_relevance,
+                v_floor_bypass
+            )
             and (
                 not v_focus_on
                 or pymem_private.focus_passes(
@@ -226,7 +245,7 @@ $$;
 comment on function pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
     double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector,
-    public.vector, double precision
+    public.vector, double precision, double precision
 ) is
 $$Composite recall of facts and rules (never episodes): score = (w_relevance*relevance + w_importance*importance
 + w_recency*recency + w_confidence*effective_confidence) / (sum of weights). A weight left NULL is the one of the
@@ -239,7 +258,8 @@ adds candidates:
 cosine similarity, keyword score, ranks, share of the topic's words; the model of pymem.memory_relevance_model(),
 keyword variant when there is no query_embedding or mode is keyword); a memory below min_relevance is not recalled
 however important or recent (default: the floor of the butler the scope names, memory_butler_settings(scope).min_relevance,
-else the model's default_floor; 0 turns the floor off); with focus_embedding (the embedding of
+else the model's default_floor; 0 turns the floor off) unless its cosine to query_embedding is at least floor_bypass
+(pymem_private.floor_passes; default the butler's, else 0.3; 1 turns the bypass off); with focus_embedding (the embedding of
 memory_query_focus(topic): the topic without the names of the tenant's subjects) and a topic that names one, a
 memory is recalled only if it passes the focus check (pymem_private.focus_passes: cosine to the focus at least min_focus, default 0.225, or
 to the topic at least 0.65, or a word of the focus in its text; min_focus default the butler's,

@@ -103,7 +103,8 @@ create or replace function pymem_private.context_recalled_candidates(
     p_recency_half_life_days double precision,
     p_min_relevance double precision,
     p_second_embedding public.vector default null,
-    p_focus_embedding public.vector default null
+    p_focus_embedding public.vector default null,
+    p_floor_bypass double precision default null
 )
 returns table (
     section text,
@@ -160,7 +161,8 @@ begin
             bump_references => false,
             min_relevance => context_recalled_candidates.p_min_relevance,
             second_query_embedding => context_recalled_candidates.p_second_embedding,
-            focus_embedding => context_recalled_candidates.p_focus_embedding
+            focus_embedding => context_recalled_candidates.p_focus_embedding,
+            floor_bypass => context_recalled_candidates.p_floor_bypass
         ) as r
     ),
     candidates as (
@@ -245,11 +247,11 @@ $$;
 
 comment on function pymem_private.context_recalled_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision, public.vector, public.vector
+    integer, integer, integer, double precision, double precision, public.vector, public.vector, double precision
 ) is
 $$The System, Project and Knowledge candidates of memory_context_candidates, its arguments checked and resolved
-(the tenant, the scope, the weights, the three limits): memory_recall of the trigger prompt, candidates = "limit"
-= least(1000, max(3*(p_system+p_project+p_knowledge), 30)), without bumping, each fact or rule in its block (a
+(the tenant, the scope, the weights, the three limits, the butler's floor and floor bypass): memory_recall of the
+trigger prompt, candidates = "limit" = least(1000, max(3*(p_system+p_project+p_knowledge), 30)), without bumping, each fact or rule in its block (a
 standing rule in System, a fact of the butler's own scope in Project, the rest in Knowledge), then the butler's
 other standing rules in System with score 0; each block cut at its limit.
 Example: select * from pymem_private.context_recalled_candidates(pymem.current_tenant(), 'diet', 'health', null,
@@ -506,7 +508,8 @@ begin
             memory_context_candidates.recency_half_life_days,
             coalesce(memory_context_candidates.min_relevance, v_butler.min_relevance),
             memory_context_candidates.second_query_embedding,
-            memory_context_candidates.focus_embedding
+            memory_context_candidates.focus_embedding,
+            v_butler.floor_bypass
         ) as c;
     end if;
 
@@ -535,7 +538,8 @@ scope = its name, weights 0.4/0.3/0.2/0.1, limits 10/10/10/20 by default). Facts
 pymem.memory_recall(topic => trigger_prompt, scope => the scope, the w_* weights, candidates = "limit" =
 least(1000, max(3*(system_limit+project_limit+knowledge_limit), 30)), bump_references => false, min_relevance), so a
 score is the composite score of memory_recall and a fact or rule below the relevance floor (min_relevance,
-default the butler's floor, memory_butler_settings(butler).min_relevance, else the relevance model's) or failing the
+default the butler's floor, memory_butler_settings(butler).min_relevance, else the relevance model's) and further
+from the prompt than the butler's floor_bypass (cosine, default 0.3: pymem_private.floor_passes) or failing the
 focus check (with focus_embedding, the embedding of memory_query_focus(trigger_prompt): memory_recall) is never a
 candidate, except the butler's standing rules, which
 follow the recalled ones in System with score 0. Episodes: of the butler's 3 x history_limit (at least 30) newest

@@ -287,12 +287,13 @@ begin
     insert into pymem.butler_settings (
         tenant_id, butler, scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl,
         context_token_budget, source, updated_at, quota_system, quota_project, quota_history, quota_knowledge,
-        max_system, max_project, max_history, max_knowledge, min_relevance, min_focus
+        max_system, max_project, max_history, max_knowledge, min_relevance, min_focus, floor_bypass
     )
     select
         v_tenant, r.butler, r.scope, r.w_relevance, r.w_importance, r.w_recency, r.w_confidence, r.episode_ttl,
         r.context_token_budget, r.source, r.updated_at, r.quota_system, r.quota_project, r.quota_history,
-        r.quota_knowledge, r.max_system, r.max_project, r.max_history, r.max_knowledge, r.min_relevance, r.min_focus
+        r.quota_knowledge, r.max_system, r.max_project, r.max_history, r.max_knowledge, r.min_relevance, r.min_focus,
+        r.floor_bypass
       from r
     on conflict (tenant_id, butler) do nothing;
     get diagnostics v_count = row_count;

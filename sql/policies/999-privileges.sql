@@ -211,8 +211,10 @@ grant execute on function
 pymem.memory_recall(
     text, text, integer, double precision, public.vector, double precision, double precision, double precision,
     double precision, timestamptz, text, double precision, integer, boolean, double precision, public.vector,
-    public.vector, double precision
+    public.vector, double precision, double precision
 ),
+pymem_private.floor_defaults(),
+pymem_private.floor_passes(double precision, double precision, double precision, double precision),
 pymem.memory_query_focus(text),
 pymem_private.focus_defaults(),
 pymem_private.focus_passes(double precision, double precision, boolean, double precision),
@@ -270,7 +272,7 @@ pymem.memory_context_candidates(
 ),
 pymem_private.context_recalled_candidates(
     text, text, text, public.vector, double precision, double precision, double precision, double precision,
-    integer, integer, integer, double precision, double precision, public.vector, public.vector
+    integer, integer, integer, double precision, double precision, public.vector, public.vector, double precision
 ),
 pymem_private.context_history_candidates(
     text, text, public.vector, double precision, double precision, double precision, integer, double precision
@@ -292,7 +294,7 @@ grant select, insert on pymem.butler_settings to pymem_app;
 grant update (
     scope, w_relevance, w_importance, w_recency, w_confidence, episode_ttl, context_token_budget, source, updated_at,
     quota_system, quota_project, quota_history, quota_knowledge, max_system, max_project, max_history, max_knowledge,
-    min_relevance, min_focus
+    min_relevance, min_focus, floor_bypass
 ) on pymem.butler_settings to pymem_app;
 grant execute on function pymem_private.delete_butler_settings(text) to pymem_app;
 grant select on pymem.butler_settings to pymem_analyst, pymem_admin;
@@ -300,7 +302,7 @@ grant execute on function
 pymem.memory_butler_configure(
     text, text, double precision, double precision, double precision, double precision, double precision,
     bigint, double precision, double precision, double precision, double precision, bigint, bigint, bigint, bigint, text,
-    double precision, double precision
+    double precision, double precision, double precision
 ),
 pymem.memory_butler_remove(text)
 to pymem_app;
