@@ -424,6 +424,28 @@ async def test_psql_recall_ranks_exactly_as_the_mcp_tool_for_the_same_butler(
     assert [r[0] for r in default_weights] != [r[0] for r in rows]  # the weights change the order
 
 
+async def test_the_tool_keeps_a_paraphrase_below_the_floor_unless_the_butler_turns_the_bypass_off(
+    app_pool: ConnectionPool, embedder: Embedder, tmp_path: Any
+) -> None:
+    """Through a real MCP session: the school fact answers "Where do the kids get their education?" in other words
+    (no shared word, MiniLM cosine 0.44). At a floor above its relevance (the butler's min_relevance 0.5) the tool
+    still recalls it by its meaning; a butler whose butler.toml says floor_bypass = 1 gets the relevance alone."""
+    school = "The children attend Riverside Primary, a state school near the park."
+    topic = "Where do the kids get their education?"
+    butlers = tmp_path / "butlers"
+    for name, extra in (("teacher", ""), ("strict", "floor_bypass = 1\n")):
+        (butlers / name).mkdir(parents=True)
+        (butlers / name / "butler.toml").write_text(f"min_relevance = 0.5\n{extra}")
+    async with Client(stdio_like_server(app_pool, embedder, "acme", butlers)) as client:
+        for predicate, content in (("school", school), ("city", "The user lives in Berlin.")):
+            await call(client, "memory_store_fact", subject="user", predicate=predicate, content=content)
+        kept = (await call(client, "memory_recall", topic=topic, scope="teacher"))["results"]
+        strict = (await call(client, "memory_recall", topic=topic, scope="strict"))["results"]
+    assert [h["content"] for h in kept] == [school]
+    assert kept[0]["relevance"] < 0.5
+    assert strict == []
+
+
 async def test_get_returns_the_full_record_and_bumps_references(server: Any) -> None:
     async with Client(server) as client:
         stored = await call(client, "memory_store_fact", subject="user", predicate="city", content="User lives in Oslo")
