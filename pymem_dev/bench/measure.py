@@ -625,10 +625,12 @@ def finite(value: object) -> bool:
 
 
 # stage_split: the calls timed for each tool: memory_candidates with its legs (p_semantic, p_keyword, p_graph) on
-# and off, then the tool's own SQL call ("sql"); a stage is the difference of two of them, query by query. Each kind
-# of call is planned as a session plans it (custom plans for 5 calls, then a generic plan when it costs less), as in
-# the server; forcing one way (plan_cache_mode) distorts it: at 100k per tenant, generic, the semantic leg alone took
-# 130-160 ms a call (p50; 10-13 ms as planned); custom, memory_candidates with no leg took 8.4 ms (3.4 as planned)
+# and off, then the tool's own SQL call ("sql"), the same without its reference bumps ("sql_nobump"), the provenance
+# of the rows it returns ("provenance") and a bare transaction ("bare"); a stage is the difference of two of them,
+# query by query. Each kind of call is planned as a session plans it (custom plans for 5 calls, then a generic plan
+# when it costs less), as in the server; forcing one way (plan_cache_mode) distorts it: at 100k per tenant, generic,
+# the semantic leg alone took 130-160 ms a call (p50; 10-13 ms as planned); custom, memory_candidates with no leg
+# took 8.4 ms (3.4 as planned)
 LEG_PASSES: dict[str, tuple[bool, bool, bool]] = {
     "none": (False, False, False),
     "semantic": (True, False, False),
@@ -637,7 +639,17 @@ LEG_PASSES: dict[str, tuple[bool, bool, bool]] = {
     "graph": (True, True, True),
 }
 # the stages, in order: for each query they add up to the tool's SQL call (then the embedding)
-SPLIT_STAGES = ("embedding", "call", "semantic", "keyword", "fusion_relevance", "graph", "tool")
+SPLIT_STAGES = (
+    "embedding",
+    "call",
+    "semantic",
+    "keyword",
+    "fusion_relevance",
+    "graph",
+    "scoring",
+    "provenance",
+    "bumps",
+)
 # what each tool asks of memory_candidates: sql/functions/150-recall.sql, facts and rules at depth
 # min(1000, max(3 x limit, 30)) = 30 for limit 10; 140-search.sql, every type (types NULL) at depth = its limit 20;
 # both with scope NULL, min_confidence 0.2, as_of NULL and the graph leg on (recall always, search while
@@ -663,9 +675,13 @@ SPLIT_WHAT = (
     " connection per kind of call, planned as a session plans it; the calls of one query back to back in an order"
     " turning from query to query; 6 warm-up queries); memory_candidates as the tool asks it: call, with no leg"
     " (transaction, round trip, the function's set-up); semantic, keyword: that leg alone minus call;"
-    " fusion_relevance: both legs minus each alone plus call; graph: both legs and the graph minus both legs; tool:"
-    " the tool's SQL call minus memory_candidates with every leg (scoring, focus check, provenance, reference"
-    " bumps). Not clipped: a small negative figure is noise, or a leg planned otherwise alone than with the other."
+    " fusion_relevance: both legs minus each alone plus call; graph: both legs and the graph minus both legs;"
+    " scoring: the tool's SQL call with bump_references => false minus memory_candidates with every leg and minus"
+    " provenance (the composite score, the floor and the focus check, the columns of each row, the arguments'"
+    " checks); provenance: pymem_private.memory_provenance_many over the rows the tool returned minus a transaction"
+    " of `select 1`; bumps: the tool's SQL call minus the same with bump_references => false (the reference"
+    " bumps, pymem_private.memory_touch_many). Not clipped: a small negative figure is noise, or a leg planned"
+    " otherwise alone than with the other."
     " at_p95_ms: the stage's mean over the calls whose SQL time is at or above the SQL p95 (they add up to those"
     " calls' SQL time; embedding apart). mcp_layer: MCP p95 - SQL p95 - embedding p95, a difference of p95s (the"
     " MCP call of mcp_queries, over all the bench's queries)"
@@ -692,17 +708,25 @@ def stage_split(
     embedding = np.asarray(_timed([partial(embedder.embed, text) for text, _ in queries], warmup))
     focus, differs = _focus_vectors(scratch, embedder, tenant, queries)
     out: dict[str, Any] = {"queries": len(queries), "tenant": tenant, "warmup": warmup, "what": SPLIT_WHAT}
-    full: dict[str, PassCall] = {"recall": partial(_recall_call, focus), "search": _search_call}
+    full: dict[str, Callable[[bool], PassCall]] = {
+        "recall": lambda bump: partial(_recall_call, focus, bump),
+        "search": lambda bump: partial(_search_call, bump),
+    }
     for tool, asked in SPLIT_TOOLS.items():
         calls: dict[str, PassCall] = {
             name: partial(_candidates_call, tenant, asked, legs) for name, legs in LEG_PASSES.items()
         }
-        calls["sql"] = full[tool]
+        calls["sql"] = full[tool](True)
+        calls["sql_nobump"] = full[tool](False)
+        returned = _returned_rows(scratch, tenant, queries, full[tool])
+        calls["provenance"] = partial(_provenance_call, tenant, returned)
+        calls["bare"] = _bare_call
         if tool == "recall":
             calls["query_focus"] = _query_focus_call
         passes = _passes(scratch, tenant, queries, calls, warmup)
         out[tool] = {
             **_split_figures(passes, embedding, mcp.get(tool) or {}),
+            "returned_rows": round(sum(len(ids) for _, ids in returned) / max(len(returned), 1), 2),
             "candidates": f"pymem_private.memory_candidates(types {{{','.join(asked['types'])}}}, depth"
             f" {asked['depth']}, scope NULL, min_confidence 0.2, as_of NULL)",
         }
@@ -753,11 +777,13 @@ def _candidates_call(
     return client.conn.execute(CANDIDATES_SQL, {**arguments, "semantic": semantic, "keyword": keyword, "graph": graph})
 
 
-def _recall_call(focus: Sequence[np.ndarray], client: MemoryClient, i: int, query: Query) -> object:
-    return client.recall(topic=query[0], limit=10, query_embedding=query[1], focus_embedding=focus[i])
+def _recall_call(focus: Sequence[np.ndarray], bump: bool, client: MemoryClient, i: int, query: Query) -> list[Any]:
+    return client.recall(
+        topic=query[0], limit=10, query_embedding=query[1], focus_embedding=focus[i], bump_references=bump
+    )
 
 
-def _search_call(client: MemoryClient, _: int, query: Query) -> object:
+def _search_call(bump: bool, client: MemoryClient, _: int, query: Query) -> list[Any]:
     return client.search_scored(
         query=query[0],
         types=["episode", "fact", "rule"],
@@ -765,7 +791,37 @@ def _search_call(client: MemoryClient, _: int, query: Query) -> object:
         limit=20,
         min_confidence=0.2,
         query_embedding=query[1],
+        bump_references=bump,
     )
+
+
+def _returned_rows(
+    scratch: ScratchDatabase, tenant: str, queries: Sequence[Query], call: Callable[[bool], PassCall]
+) -> list[tuple[list[str], list[Any]]]:
+    """For each query, the (types, ids) of the rows the tool's SQL call returns (without bumping them): what
+    provenance is asked of in the split."""
+    returned = []
+    with connect_app(scratch) as conn:
+        client = MemoryClient(conn)
+        for i, query in enumerate(queries):
+            with tenant_transaction(conn, tenant):
+                rows = call(False)(client, i, query)
+            assert isinstance(rows, list)
+            returned.append(([row.memory_type for row in rows], [row.memory_id for row in rows]))
+    return returned
+
+
+def _provenance_call(
+    tenant: str, returned: Sequence[tuple[list[str], list[Any]]], client: MemoryClient, i: int, _: Query
+) -> object:
+    types, ids = returned[i]
+    return client.conn.execute(
+        "select count(*) from pymem_private.memory_provenance_many(%s, %s::text[], %s::uuid[])", (tenant, types, ids)
+    ).fetchone()
+
+
+def _bare_call(client: MemoryClient, _: int, __: Query) -> object:
+    return client.conn.execute("select 1").fetchone()
 
 
 def _query_focus_call(client: MemoryClient, _: int, query: Query) -> object:
@@ -799,7 +855,9 @@ def _split_figures(passes: dict[str, np.ndarray], embedding: np.ndarray, mcp: di
         "keyword": passes["keyword"] - passes["none"],
         "fusion_relevance": passes["legs"] - passes["semantic"] - passes["keyword"] + passes["none"],
         "graph": passes["graph"] - passes["legs"],
-        "tool": passes["sql"] - passes["graph"],
+        "scoring": passes["sql_nobump"] - passes["graph"] - (passes["provenance"] - passes["bare"]),
+        "provenance": passes["provenance"] - passes["bare"],
+        "bumps": passes["sql"] - passes["sql_nobump"],
         "sql": passes["sql"],
     }
     slow = passes["sql"] >= np.percentile(passes["sql"], 95)
@@ -822,7 +880,13 @@ def _split_figures(passes: dict[str, np.ndarray], embedding: np.ndarray, mcp: di
 
 def split_line(split: dict[str, Any]) -> str:
     """The split in one line, for the log: each tool's stages at its p95 calls, and its MCP layer."""
-    short = {"embedding": "embed", "semantic": "sem", "keyword": "kw", "fusion_relevance": "fusion"}
+    short = {
+        "embedding": "embed",
+        "semantic": "sem",
+        "keyword": "kw",
+        "fusion_relevance": "fusion",
+        "provenance": "prov",
+    }
     parts = []
     for tool in SPLIT_TOOLS:
         stages = split[tool]["stages"]

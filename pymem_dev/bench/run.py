@@ -5,7 +5,8 @@
 3. query embedding latency;
 4. per scale (tenants x memories per tenant): bulk load, index build, then SQL and MCP latency
    of memory_search / memory_recall and hot memory as one tenant, and where their p95 goes (the
-   stage split: embedding, each retrieval leg, fusion, the tool's own work); at the largest scale also the
+   stage split: embedding, each retrieval leg, fusion and relevance, the graph leg, scoring, provenance,
+   the reference bumps); at the largest scale also the
    ingest rates (batch: a small tenant with 1% of the rows, real embeddings; MCP tools), the
    filtered recall of that small tenant and the vector index's recall;
 5. `pymem serve` cold start; 6. the janitor over 10k memories; 7. the targets (targets.evaluate),

@@ -101,7 +101,9 @@ SPLIT_ROWS = (
     ("keyword", "keyword leg"),
     ("fusion_relevance", "fusion + relevance (both legs)"),
     ("graph", "graph leg"),
-    ("tool", "the tool's own work (scoring, focus check, provenance, bumps)"),
+    ("scoring", "scoring (composite score, relevance floor, focus check, columns)"),
+    ("provenance", "provenance of the returned rows"),
+    ("bumps", "reference bumps of the returned rows"),
     ("sql", "= the SQL call (without the embedding)"),
     ("mcp_layer", "MCP layer (MCP p95 - SQL p95 - embedding p95)"),
     ("mcp", "= the MCP call (embedding incl.)"),
@@ -132,12 +134,14 @@ def markdown_stage_split(results: dict[str, Any]) -> list[str]:
         f" each kind on a connection of its own, after {split.get('warmup')} warm-up queries), as pymem_app bound"
         f" to tenant {split['tenant']!r}: pymem_private.memory_candidates as the tool asks it (recall:"
         f" {recall['candidates']}; search: {search['candidates']}) with no leg, one leg, both legs, both and the"
-        f" graph, then the SQL call (recall: {recall['sql_call']}; search: {search['sql_call']}); each kind of call"
-        " planned as a session plans it. A stage is the difference of two of those calls, query by query, not"
-        " clipped (a small negative figure is noise, or a leg planned otherwise alone than with the other). *At the"
+        f" graph, then the SQL call (recall: {recall['sql_call']}; search: {search['sql_call']}), the same call with"
+        " bump_references => false, pymem_private.memory_provenance_many over the rows it returns and a transaction"
+        " of `select 1`; each kind of call planned as a session plans it. A stage is the difference of two of those"
+        " calls, query by query, not clipped (a small negative figure is noise, or a leg planned otherwise alone than"
+        " with the other). *At the"
         " p95 calls* is the stage's mean over the calls whose SQL time is at or above the SQL p95"
         f" ({recall['p95_calls']} recall, {search['p95_calls']} search): down that column"
-        " the stages from the transaction to the tool's own work add up to the SQL call. The MCP layer is a"
+        " the stages from the transaction to the reference bumps add up to the SQL call. The MCP layer is a"
         " difference of p95s (MCP p95 - SQL p95 - embedding p95; the MCP call is that of the latency table, over"
         " all the bench's queries): tool dispatch, pool, result models, JSON and, for recall, the"
         " memory_query_focus transaction the tool runs beside the embedding (alone: p50"
