@@ -432,32 +432,74 @@ def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypa
         (2_000_000, 30, 1000),
     ],
 )
-def test_the_hnsw_search_list_grows_with_the_largest_vector_table(
+def test_the_hnsw_search_list_grows_with_its_table(
     superuser: psycopg.Connection[Any], app: psycopg.Connection[Any], rows: int, depth: int, expected: int
 ) -> None:
-    """pymem_private.hnsw_ef_search: at least 200 and the depth, one for every 500 rows of the largest table with a
-    vector index (its planner estimate), at most 1000 (issue 31: at 505k facts ef 200 found 0.89 of the exact top
-    10). The estimate is set in pg_class here (a transaction rolled back), as ANALYZE would set it."""
+    """pymem_private.hnsw_ef_search(depth, table): at least 200 and the depth, one for every 500 rows of that table
+    (its planner estimate), at most 1000 (issue 31: at 505k facts ef 200 found 0.89 of the exact top 10); another
+    table's size does not change it. The estimate is set in pg_class here (a transaction rolled back), as ANALYZE
+    would set it."""
     with superuser.transaction(force_rollback=True):
         superuser.execute("update pg_class set reltuples = 10 where oid = 'pymem.facts'::regclass")
         superuser.execute("update pg_class set reltuples = %s where oid = 'pymem.rules'::regclass", (rows,))
-        got = superuser.execute("select pymem_private.hnsw_ef_search(%s)", (depth,)).fetchone()
-    assert got == (expected,)
+        got = superuser.execute(
+            "select pymem_private.hnsw_ef_search(%s, 'pymem.rules'), pymem_private.hnsw_ef_search(%s, 'pymem.facts')",
+            (depth, depth),
+        ).fetchone()
+    assert got == (expected, min(1000, max(200, depth)))
     # pymem_app may call it (memory_candidates runs as the caller)
-    assert app.execute("select pymem_private.hnsw_ef_search(30)").fetchone() == (200,)
+    assert app.execute("select pymem_private.hnsw_ef_search(30, 'pymem.facts')").fetchone() == (200,)
+
+
+@pytest.mark.parametrize(
+    ("sizes", "exact", "expected"),
+    [
+        # 100k per tenant x 3: one statement at the facts' list
+        ((151_550, 45_450, 106_000), "{}", [(["episode", "fact", "rule"], 304)]),
+        # 1M: the rules (3.3 x fewer rows than the facts) get a statement of their own
+        ((505_104, 151_500, 353_500), "{}", [(["episode", "fact"], 1000), (["rule"], 303)]),
+        # a type searched exactly goes with the first list
+        ((505_104, 151_500, 353_500), "{rule}", [(["episode", "fact", "rule"], 1000)]),
+        # a list a third of the largest, another a sixth: three statements
+        ((600_000, 200_000, 100_000), "{}", [(["fact"], 1000), (["rule"], 400), (["episode"], 200)]),
+        # every type exact: one statement, no index scan
+        ((505_104, 151_500, 353_500), "{fact,rule,episode}", [(["episode", "fact", "rule"], 200)]),
+    ],
+)
+def test_the_semantic_leg_searches_tables_that_want_the_same_list_together(
+    superuser: psycopg.Connection[Any], sizes: tuple[int, int, int], exact: str, expected: list[Any]
+) -> None:
+    """pymem_private.semantic_search_lists: the types whose tables want more than half the largest search list are
+    searched in one statement at the larger list; a smaller one in a statement of its own (largest first)."""
+    with superuser.transaction(force_rollback=True):
+        for table, rows in zip(("facts", "rules", "episodes"), sizes, strict=True):
+            superuser.execute(f"update pg_class set reltuples = {rows} where oid = 'pymem.{table}'::regclass")
+        got = superuser.execute(
+            "select types, ef_search from pymem_private.semantic_search_lists('{fact,rule,episode}', %s, 30)",
+            (exact,),
+        ).fetchall()
+    assert got == expected
 
 
 def test_searches_and_index_health_set_the_same_search_list(superuser: psycopg.Connection[Any]) -> None:
-    """memory_candidates and index_recall both set hnsw.ef_search from pymem_private.hnsw_ef_search, so index health
-    measures the recall searches get (a formula of its own in either would fail this)."""
-    for name in ("memory_candidates", "index_recall"):
-        body = superuser.execute(
+    """memory_candidates (through pymem_private.semantic_search_lists) and index_recall both set hnsw.ef_search from
+    pymem_private.hnsw_ef_search of the table searched, so index health measures the recall searches get (a formula
+    of its own in either would fail this)."""
+
+    def body(name: str) -> str:
+        row = superuser.execute(
             "select pg_get_functiondef(p.oid) from pg_proc as p join pg_namespace as n on n.oid = p.pronamespace"
             " where n.nspname = 'pymem_private' and p.proname = %s",
             (name,),
         ).fetchone()
-        assert body is not None
-        assert "set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(" in body[0], name
+        assert row is not None, name
+        return str(row[0])
+
+    assert "set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(p_k, p_table)" in body("index_recall")
+    candidates = body("memory_candidates")
+    assert "pymem_private.semantic_search_lists(p_types, v_exact_types, p_depth)" in candidates
+    assert "set_config('hnsw.ef_search', v_list_ef::text, true)" in candidates
+    assert "pymem_private.hnsw_ef_search(p_depth, case t.memory_type" in body("semantic_search_lists")
 
 
 @pytest.mark.parametrize(("cap", "expected"), [("400", 400), ("100", 100), ("5000", 1000), ("0", 1), ("", 1000)])
@@ -466,5 +508,5 @@ def test_an_operator_caps_the_hnsw_search_list(superuser: psycopg.Connection[Any
     with superuser.transaction(force_rollback=True):
         superuser.execute("update pg_class set reltuples = 2000000 where oid = 'pymem.facts'::regclass")
         superuser.execute("select set_config('pymem.hnsw_ef_search_max', %s, true)", (cap,))
-        got = superuser.execute("select pymem_private.hnsw_ef_search(30)").fetchone()
+        got = superuser.execute("select pymem_private.hnsw_ef_search(30, 'pymem.facts')").fetchone()
     assert got == (expected,)

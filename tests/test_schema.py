@@ -465,9 +465,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0036"
+    assert migrate.current(db_dsn) == migrate.head() == "0037"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0036"
+    assert migrate.current(db_dsn) == "0037"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

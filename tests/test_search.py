@@ -574,6 +574,52 @@ def test_semantic_search_equals_an_exact_cosine_top_k(as_tenant: Tenant) -> None
     assert [r["score"] for r in rows] == pytest.approx([max(0.0, float(cosine[i])) for i in top], abs=1e-5)
 
 
+def test_the_semantic_lists_of_tables_of_different_sizes_merge_exactly(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
+    """A table several times smaller than the largest one is searched in a statement of its own, at its own HNSW
+    search list (pymem_private.semantic_search_lists), and the lists are ranked again as one by cosine distance:
+    the semantic ranks are those of one exact search over both tables, rows of negative cosine (score 0) included."""
+    rng = np.random.default_rng(5)
+    vectors = rng.normal(size=(40, 384))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    query = vectors[3] + 0.7 * vectors[25]
+    with as_tenant("acme") as conn, conn.cursor() as cur:
+        register_vector(conn)
+        cur.executemany(
+            "insert into pymem.facts (subject, predicate, content, embedding, embedding_model)"
+            " values (%s, 'p', %s, %s, 'random')",
+            [(f"s{i}", f"fact {i}", vectors[i]) for i in range(20)],
+        )
+        cur.executemany(
+            "insert into pymem.rules (content, embedding, embedding_model) values (%s, %s, 'random')",
+            [(f"rule {i}", vectors[i]) for i in range(20, 40)],
+        )
+    with superuser.transaction(force_rollback=True):
+        register_vector(superuser)
+        # the planner's sizes: facts want a search list of 1000, rules 200
+        superuser.execute("update pg_class set reltuples = 600000 where oid = 'pymem.facts'::regclass")
+        superuser.execute("update pg_class set reltuples = 10 where oid = 'pymem.rules'::regclass")
+        lists = superuser.execute(
+            "select types, ef_search from pymem_private.semantic_search_lists('{fact,rule}', '{}', 30)"
+        ).fetchall()
+        superuser.execute("set local role pymem_app")
+        superuser.execute("select set_config('pymem.tenant_id', 'acme', true)")
+        superuser.execute("set local pymem.exact_search_rows = 0")  # the index path, not the exact one
+        rows = superuser.execute(
+            "select c_type, c_semantic_rank, c_semantic_score from pymem_private.memory_candidates("
+            "'acme', 'unmatched', %s, '{fact,rule}', null, 30, 0.0, null, true, false, false)"
+            " where c_semantic_rank is not null order by c_semantic_rank",
+            (query,),
+        ).fetchall()
+    assert lists == [(["fact"], 1000), (["rule"], 200)]
+    cosine = vectors @ (query / np.linalg.norm(query))
+    order = np.argsort(-cosine)[:30]
+    assert cosine[order[-1]] < 0  # the cut reaches rows of negative cosine, whose score is 0
+    assert [(r[0], r[1]) for r in rows] == [("fact" if i < 20 else "rule", n) for n, i in enumerate(order, 1)]
+    assert [r[2] for r in rows] == pytest.approx([max(0.0, float(cosine[i])) for i in order], abs=1e-5)
+
+
 def test_only_returned_memories_are_bumped(as_tenant: Tenant) -> None:
     with as_tenant("acme") as conn:
         for i in range(8):

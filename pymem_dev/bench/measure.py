@@ -449,15 +449,15 @@ def _recall(found: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float
 
 EF_SEARCH = (40, 100, 200, 400, 1000)
 # the candidate depth of the benchmarked calls (sql/functions/140-search.sql: memory_search passes its
-# limit; 150-recall.sql: memory_recall max(3 x limit, 30)); memory_candidates sets
-# hnsw.ef_search = pymem_private.hnsw_ef_search(depth) (sql/functions/130-candidates.sql)
+# limit; 150-recall.sql: memory_recall max(3 x limit, 30)); memory_candidates searches the facts at
+# hnsw.ef_search = pymem_private.hnsw_ef_search(depth, 'pymem.facts') (sql/functions/130-candidates.sql)
 SEARCH_DEPTHS = {"memory_search limit 20": 20, "memory_recall limit 10": 30}
 
 
 def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-    """The vector index settings a search uses, read from the database (not assumed): the iterative scan of
-    pymem_private.memory_candidates' SET clause, and pymem_private.hnsw_ef_search (what memory_candidates sets)
-    at the depths of the benchmarked calls, at the tables' sizes now."""
+    """The vector index settings a search of the facts uses, read from the database (not assumed): the iterative
+    scan of pymem_private.memory_candidates' SET clause, and pymem_private.hnsw_ef_search of pymem.facts (the list
+    memory_candidates sets for them) at the depths of the benchmarked calls, at the table's size now."""
     row = conn.execute(
         "select p.proconfig from pg_catalog.pg_proc as p"
         " join pg_catalog.pg_namespace as n on n.oid = p.pronamespace"
@@ -467,10 +467,12 @@ def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
         return {"ef_search": 100, "iterative_scan": None, "source": "pymem_private.memory_candidates not found"}
     config = dict(item.split("=", 1) for item in (row[0] or []))
     by_call = {
-        call: int(conn.execute("select pymem_private.hnsw_ef_search(%s)", (depth,)).fetchone()[0])  # type: ignore[index]
+        call: int(
+            conn.execute("select pymem_private.hnsw_ef_search(%s, 'pymem.facts')", (depth,)).fetchone()[0]  # type: ignore[index]
+        )
         for call, depth in SEARCH_DEPTHS.items()
     }
-    source = "memory_candidates sets pymem_private.hnsw_ef_search(depth): " + ", ".join(
+    source = "memory_candidates sets pymem_private.hnsw_ef_search(depth, 'pymem.facts') for the facts: " + ", ".join(
         f"{call} (depth {SEARCH_DEPTHS[call]}) -> {ef}" for call, ef in by_call.items()
     )
     return {"ef_search": max(by_call.values()), "iterative_scan": config.get("hnsw.iterative_scan"), "source": source}

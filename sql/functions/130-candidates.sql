@@ -37,7 +37,7 @@ create or replace function pymem_private.semantic_candidates(
     p_at timestamptz,
     p_depth integer
 )
-returns table (kind text, id uuid, created_at timestamptz, rank integer, score double precision)
+returns table (kind text, id uuid, created_at timestamptz, rank integer, score double precision, distance double precision)
 language sql
 stable
 rows 50
@@ -167,14 +167,16 @@ begin atomic
         r.id,
         r.created_at,
         r.rank,
-        r.score
+        r.score,
+        r.distance
     from (
         select
             s.kind,
             s.id,
             s.created_at,
             pg_catalog.row_number() over (order by s.distance asc, s.created_at desc, s.id asc)::integer as rank,
-            greatest(0.0, 1.0 - s.distance) as score
+            greatest(0.0, 1.0 - s.distance) as score,
+            s.distance
         from semantic_all as s
     ) as r
     where r.rank <= semantic_candidates.p_depth;
@@ -184,10 +186,11 @@ comment on function pymem_private.semantic_candidates(
     text, public.vector, text, text[], text[], text, double precision, timestamptz, timestamptz, integer
 ) is
 $$The semantic leg of search: the p_depth searchable rows (pymem_private.searchable_*) of p_types nearest to
-p_query_embedding (not NULL), ranked from 1 by cosine distance (ties: created_at DESC, id ASC), score = 1 - cosine
-distance (at least 0); rows embedded by another model than p_model (any, for NULL) are skipped. A type in
+p_query_embedding (not NULL), ranked from 1 by cosine distance (distance; ties: created_at DESC, id ASC), score = 1 -
+cosine distance (at least 0); rows embedded by another model than p_model (any, for NULL) are skipped. A type in
 p_exact_types is searched exactly (sorted by cosine_distance), the others by the vector index (its depth is the
-caller's hnsw.ef_search). Inlined into memory_candidates' query, under its settings.
+caller's hnsw.ef_search). Inlined into memory_candidates' statements (one per pymem_private.semantic_search_lists
+row, merged by distance), under its settings.
 Example: select * from pymem_private.semantic_candidates('demo', (select embedding from pymem.facts limit 1), null,
 '{fact,rule,episode}', '{}', null, 0.2, null, now(), 20);$$;
 
@@ -363,9 +366,9 @@ either direction (one row per link), whatever their state. Inlined into memory_c
 Example: select * from pymem_private.linked_memories('demo', 'fact', '<uuid>');$$;
 
 
--- the HNSW search list of a search: deeper as the largest vector table grows (issue 31: at 505k facts the bench's
+-- the HNSW search list of a search of one table: deeper as that table grows (issue 31: at 505k facts the bench's
 -- recall@10 was 0.892 at 200, 0.943 at 400)
-create or replace function pymem_private.hnsw_ef_search(p_depth integer)
+create or replace function pymem_private.hnsw_ef_search(p_depth integer, p_table regclass)
 returns integer
 language sql
 stable
@@ -381,18 +384,86 @@ as $$
         greatest(200, p_depth, pg_catalog.ceil(pg_catalog.max(c.reltuples) / 500)::integer)
     )
     from pg_catalog.pg_class as c
-    where c.oid in ('pymem.episodes'::regclass, 'pymem.facts'::regclass, 'pymem.rules'::regclass,
-        'pymem.second_embeddings'::regclass);
+    where c.oid = p_table;
 $$;
 
-comment on function pymem_private.hnsw_ef_search(integer) is
-$$The hnsw.ef_search of a search that wants p_depth rows: at least 200 and p_depth, and one for every 500 rows of the
-largest table with a vector index (its planner estimate, pg_class.reltuples), at most 1000 or the setting
+comment on function pymem_private.hnsw_ef_search(integer, regclass) is
+$$The hnsw.ef_search of a search of the table p_table that wants p_depth rows: at least 200 and p_depth, and one for
+every 500 rows of that table (its planner estimate, pg_class.reltuples), at most 1000 or the setting
 pymem.hnsw_ef_search_max (1..1000; an operator's trade of recall for latency on a large table). Chosen on synthetic
 clustered vectors of the bench's kind (other rows and other queries than the bench reports): recall@10 at least 0.95
-needed ~250 at 150k rows and ~900 at 500k. memory_candidates and index_recall set it, so index health measures
-what searches get.
-Example: select pymem_private.hnsw_ef_search(30);  -- 200 below 100k rows, 1000 from 500k$$;
+needed ~250 at 150k rows and ~900 at 500k. memory_candidates (per list of pymem_private.semantic_search_lists) and
+index_recall set it, so index health measures what searches get.
+Example: select pymem_private.hnsw_ef_search(30, 'pymem.facts');  -- 200 below 100k rows, 1000 from 500k$$;
+
+
+-- the semantic leg's statements: the types whose tables want about the same search list are searched together
+create or replace function pymem_private.semantic_search_lists(
+    p_types text[],
+    p_exact_types text[],
+    p_depth integer
+)
+returns table (types text[], ef_search integer)
+language sql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+    with
+    indexed as (
+        select
+            t.memory_type,
+            pymem_private.hnsw_ef_search(p_depth, case t.memory_type
+                when 'fact' then 'pymem.facts'::regclass
+                when 'rule' then 'pymem.rules'::regclass
+                else 'pymem.episodes'::regclass
+            end) as ef
+        from pg_catalog.unnest(p_types) as t (memory_type)
+        where t.memory_type in ('fact', 'rule', 'episode') and t.memory_type <> all (coalesce(p_exact_types, '{}'))
+    ),
+    -- list k: the types whose search list is in (top / 2^(k+1), top / 2^k], searched at the largest of them
+    banded as (
+        select
+            i.memory_type,
+            i.ef,
+            pg_catalog.floor(pg_catalog.log(2.0, (pg_catalog.max(i.ef) over ())::numeric / i.ef))::integer as band
+        from indexed as i
+    ),
+    lists as (
+        select
+            pg_catalog.array_agg(b.memory_type order by b.memory_type) as types,
+            pg_catalog.max(b.ef) as ef_search,
+            b.band
+        from banded as b
+        group by b.band
+    )
+    -- the types searched exactly go with the first list (their search list does not matter)
+    select
+        array(
+            select x.t from pg_catalog.unnest(l.types || case when l.band = (select pg_catalog.min(m.band) from lists as m)
+                then array(select e.t from pg_catalog.unnest(p_types) as e (t) where e.t = any (coalesce(p_exact_types, '{}')))
+                else '{}' end) as x (t)
+            order by x.t
+        ),
+        l.ef_search
+    from lists as l
+    union all
+    -- every type exact: one list, no index scan
+    select
+        array(select e.t from pg_catalog.unnest(p_types) as e (t) where e.t = any (coalesce(p_exact_types, '{}')) order by e.t),
+        greatest(200, p_depth)
+    where not exists (select from lists)
+    order by 2 desc;
+$$;
+
+comment on function pymem_private.semantic_search_lists(text[], text[], integer) is
+$$The statements of search's semantic leg (memory_candidates): the searched types p_types grouped by the HNSW search
+list their tables want (pymem_private.hnsw_ef_search(p_depth, table)), one row per statement with its types and its
+hnsw.ef_search, the largest first. A type whose search list is more than half the largest one's is searched with it
+at the larger list; a smaller one gets a statement of its own (one more plan, ~1 ms, is worth it only when the list
+is several times shorter: at 1M rules 303 against facts' 1000). The types of p_exact_types (searched exactly) go with
+the first row; every type exact gives one row.
+Example: select * from pymem_private.semantic_search_lists('{fact,rule,episode}', '{}', 20);$$;
 
 
 create or replace function pymem_private.memory_candidates(
@@ -466,6 +537,11 @@ declare
     v_semantic_created timestamptz[] := '{}';
     v_semantic_ranks integer[] := '{}';
     v_semantic_scores double precision[] := '{}';
+    v_semantic_distances double precision[] := '{}';
+    -- the semantic leg's statements (pymem_private.semantic_search_lists): each list's types and search list
+    v_list_types text[];
+    v_list_ef integer;
+    v_lists integer := 0;
     v_background double precision := 0.0;
     v_keyword_kinds text[] := '{}';
     v_keyword_ids uuid[] := '{}';
@@ -489,8 +565,6 @@ declare
 begin
     select m.coefficients into v_coefficients from pymem.memory_relevance_model(v_variant) as m;
     if v_semantic or v_second then
-        -- the candidate depth of a leg: an HNSW scan returns at most ef_search rows per pass (restored on exit)
-        perform pg_catalog.set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(p_depth)::text, true);
         -- a type whose kept statistics already count more searchable rows than that is not counted again
         -- (pymem.keyword_stats: rows that exist, so the tenant has at least that many; ~1 ms saved at 100k)
         select
@@ -527,23 +601,60 @@ begin
     -- Each leg is a statement of its own, planned with this call's values (the exact or the indexed semantic search,
     -- the keyword tiers that can find something); the fusion is pymem_private.memory_fuse_candidates, planned once.
     if v_semantic then
-        select
-            coalesce(pg_catalog.array_agg(s.kind order by s.rank), '{}'),
-            coalesce(pg_catalog.array_agg(s.id order by s.rank), '{}'),
-            coalesce(pg_catalog.array_agg(s.created_at order by s.rank), '{}'),
-            coalesce(pg_catalog.array_agg(s.rank order by s.rank), '{}'),
-            coalesce(pg_catalog.array_agg(s.score order by s.rank), '{}')
-        into v_semantic_kinds, v_semantic_ids, v_semantic_created, v_semantic_ranks, v_semantic_scores
-        from pymem_private.semantic_candidates(
-            p_tenant, p_query_embedding, v_model, p_types, v_exact_types, p_scope, p_min_confidence, p_as_of, v_at,
-            v_semantic_depth
-        ) as s;
+        -- one statement per list of types that want about the same HNSW search list (one for all three up to ~300k rows
+        -- a table): an HNSW scan returns at most hnsw.ef_search rows per pass (the SET clause restores it on exit)
+        for v_list_types, v_list_ef in
+            select l.types, l.ef_search from pymem_private.semantic_search_lists(p_types, v_exact_types, p_depth) as l
+        loop
+            perform pg_catalog.set_config('hnsw.ef_search', v_list_ef::text, true);
+            select
+                v_semantic_kinds || coalesce(pg_catalog.array_agg(s.kind order by s.rank), '{}'),
+                v_semantic_ids || coalesce(pg_catalog.array_agg(s.id order by s.rank), '{}'),
+                v_semantic_created || coalesce(pg_catalog.array_agg(s.created_at order by s.rank), '{}'),
+                v_semantic_ranks || coalesce(pg_catalog.array_agg(s.rank order by s.rank), '{}'),
+                v_semantic_scores || coalesce(pg_catalog.array_agg(s.score order by s.rank), '{}'),
+                v_semantic_distances || coalesce(pg_catalog.array_agg(s.distance order by s.rank), '{}')
+            into v_semantic_kinds, v_semantic_ids, v_semantic_created, v_semantic_ranks, v_semantic_scores,
+                v_semantic_distances
+            from pymem_private.semantic_candidates(
+                p_tenant, p_query_embedding, v_model, v_list_types, v_exact_types, p_scope, p_min_confidence, p_as_of,
+                v_at, v_semantic_depth
+            ) as s;
+            v_lists := v_lists + 1;
+        end loop;
+        if v_lists > 1 then
+            -- the lists ranked again as one (cosine distance, then created_at DESC, id ASC), cut at the leg's depth
+            select
+                coalesce(pg_catalog.array_agg(m.kind order by m.rank), '{}'),
+                coalesce(pg_catalog.array_agg(m.id order by m.rank), '{}'),
+                coalesce(pg_catalog.array_agg(m.created_at order by m.rank), '{}'),
+                coalesce(pg_catalog.array_agg(m.rank order by m.rank), '{}'),
+                coalesce(pg_catalog.array_agg(m.score order by m.rank), '{}')
+            into v_semantic_kinds, v_semantic_ids, v_semantic_created, v_semantic_ranks, v_semantic_scores
+            from (
+                select
+                    u.kind,
+                    u.id,
+                    u.created_at,
+                    u.score,
+                    pg_catalog.row_number() over (order by u.distance asc, u.created_at desc, u.id asc)::integer as rank
+                from rows from (
+                    pg_catalog.unnest(v_semantic_kinds), pg_catalog.unnest(v_semantic_ids),
+                    pg_catalog.unnest(v_semantic_created), pg_catalog.unnest(v_semantic_scores),
+                    pg_catalog.unnest(v_semantic_distances)
+                ) as u (kind, id, created_at, score, distance)
+            ) as m
+            where m.rank <= v_semantic_depth;
+        end if;
         -- the 30th highest cosine, a memory missing from a tenant of fewer counting as unrelated (cosine 0)
         if pg_catalog.cardinality(v_semantic_scores) >= v_background_rank then
             v_background := v_semantic_scores[v_background_rank];
         end if;
     end if;
     if v_second then
+        perform pg_catalog.set_config(
+            'hnsw.ef_search', pymem_private.hnsw_ef_search(p_depth, 'pymem.second_embeddings')::text, true
+        );
         select
             coalesce(pg_catalog.array_agg(s2.kind order by s2.rank), '{}'),
             coalesce(pg_catalog.array_agg(s2.id order by s2.rank), '{}'),
@@ -630,7 +741,8 @@ CJK), or the share of ILIKE terms matched (tier ilike, only when the other tiers
 leg reads at least 30 rows deep: the cosine of the 30th nearest (0 when fewer) is the background of relevance
 feature semantic_lift, whatever p_depth. The semantic list skips rows of another embedding model than pymem.memory_embedding_model(); it is exact for a table where the
 tenant has at most pymem.exact_search_rows rows (default 1000), else served by the vector index with iterative
-scans and hnsw.ef_search = pymem_private.hnsw_ef_search(p_depth) (200 to 1000, growing with the largest table).
+scans and hnsw.ef_search = pymem_private.hnsw_ef_search(p_depth, table) (200 to 1000, growing with the table; the
+types whose tables want about the same are searched in one statement, pymem_private.semantic_search_lists).
 The legs are pymem_private.semantic_candidates, keyword_candidates (its full-text tier, pymem_private.memory_keyword_top,
 alone when the query has no CJK and it finds something) and second_semantic_candidates over the rows of
 pymem_private.searchable_facts, searchable_rules and searchable_episodes, one statement each, planned with the call's

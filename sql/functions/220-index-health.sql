@@ -1,6 +1,6 @@
 -- Vector index health: recall@k of each approximate index (HNSW or IVFFlat) on
 -- pymem.episodes / facts / rules and pymem.second_embeddings against exact search, overall and by tenant and tag,
--- with the settings searches use (iterative scans, hnsw.ef_search = pymem_private.hnsw_ef_search(k)). The first
+-- with the settings searches use (iterative scans, hnsw.ef_search = pymem_private.hnsw_ef_search(k, table)). The first
 -- measurement per (index, filter) is its baseline; later ones report the drift from it.
 -- It reads every tenant, so it is for operators: an elevated pymem_admin (SET LOCAL ROLE from
 -- pymem_app, then pymem.memory_log_elevation: the admin policies) or the migrator login.
@@ -85,7 +85,7 @@ declare
     v_found bigint := 0;
     v_wanted bigint := 0;
 begin
-    perform pg_catalog.set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(p_k)::text, true);
+    perform pg_catalog.set_config('hnsw.ef_search', pymem_private.hnsw_ef_search(p_k, p_table)::text, true);
     for v_query in execute pg_catalog.format(
         'select t.embedding from %s as t where t.embedding is not null and %s
          order by pg_catalog.md5(t.id::text) limit $2', p_table, v_where
@@ -126,7 +126,7 @@ comment on function pymem_private.index_recall(regclass, text, text, integer, in
 $$recall@k of the vector index of p_table: for up to p_sample stored embeddings (a fixed sample: ordered by
 md5(id)), optionally moved by uniform noise of +-p_noise per dimension, the share of the exact top k (rows matching
 p_filter: 'overall', 'tenant' = p_filter_value or 'tag' = p_filter_value) that the index scan returns, with
-iterative scans and hnsw.ef_search = pymem_private.hnsw_ef_search(p_k), as searches. No row when nothing matches.
+iterative scans and hnsw.ef_search = pymem_private.hnsw_ef_search(p_k, p_table), as searches. No row when nothing matches.
 Example: select * from pymem_private.index_recall('pymem.facts', 'overall', null, 50, 10, 0);$$;
 
 

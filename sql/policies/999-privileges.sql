@@ -178,7 +178,8 @@ pymem_private.require_limit(text, integer),
 pymem_private.require_types(text[], text[]),
 pymem_private.require_read_options(text, timestamptz, integer),
 pymem_private.effective_search_mode(text, public.vector),
-pymem_private.hnsw_ef_search(integer),
+pymem_private.hnsw_ef_search(integer, regclass),
+pymem_private.semantic_search_lists(text[], text[], integer),
 pymem_private.memory_candidates(
     text, text, public.vector, text[], text, integer, double precision, timestamptz, boolean, boolean, boolean,
     public.vector
@@ -345,7 +346,7 @@ pymem.memory_index_health(
     integer, integer, double precision, double precision, text, text, double precision, boolean, text
 ),
 pymem_private.index_recall(regclass, text, text, integer, integer, double precision),
-pymem_private.hnsw_ef_search(integer),
+pymem_private.hnsw_ef_search(integer, regclass),
 pymem_private.tenant_sizes(regclass, integer),
 pymem_private.common_tag(regclass, integer),
 pymem_private.require_limit(text, integer),
