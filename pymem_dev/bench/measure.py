@@ -478,45 +478,83 @@ def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
     return {"ef_search": max(by_call.values()), "iterative_scan": config.get("hnsw.iterative_scan"), "source": source}
 
 
+# the other vector tables, each searched at its own list (pymem_private.semantic_search_lists)
+OTHER_VECTOR_TABLES = ("pymem.rules", "pymem.episodes")
+
+
+def _index_recall_sweep(
+    conn: psycopg.Connection[Any],
+    table: str,
+    vectors: Sequence[np.ndarray],
+    k: int,
+    ef_values: Sequence[int],
+    iterative_scan: str | None,
+) -> dict[str, Any]:
+    """recall@k of `table`'s vector index over every tenant (plain ORDER BY <=> LIMIT k) at each ef_search, with
+    the iterative scan searches use, against an exact scan with index scans disabled."""
+    exact_sql = f"select id::text, embedding operator(public.<=>) %(q)s from {table} order by 2 limit %(k)s"
+    ann_sql = (
+        f"select id::text, embedding operator(public.<=>) %(q)s from {table}"
+        " order by embedding operator(public.<=>) %(q)s limit %(k)s"
+    )
+    exact = []
+    for vector in vectors:
+        with conn.transaction():
+            conn.execute("set local enable_indexscan = off")
+            exact.append(conn.execute(exact_sql, {"q": vector, "k": k}).fetchall())
+    sweep: dict[str, Any] = {}
+    for ef in sorted(set(ef_values)):
+        recalls = []
+        latency = []
+        for vector, truth in zip(vectors, exact, strict=True):
+            with conn.transaction():
+                conn.execute("select set_config('hnsw.ef_search', %s, true)", (str(ef),))
+                if iterative_scan:
+                    conn.execute("select set_config('hnsw.iterative_scan', %s, true)", (iterative_scan,))
+                started = time.perf_counter()
+                found = conn.execute(ann_sql, {"q": vector, "k": k}).fetchall()
+                latency.append(time.perf_counter() - started)
+            recalls.append(_recall([(str(i), float(d)) for i, d in found], truth, k))
+        sweep[str(ef)] = {
+            "recall_at_k": round(float(np.mean(recalls)), 4) if recalls else None,
+            "min": round(float(np.min(recalls)), 4) if recalls else None,
+            "ann_latency": stats(latency),
+        }
+    return sweep
+
+
 def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int = 10) -> dict[str, Any]:
     """The facts table's vector index over every tenant (plain ORDER BY <=> LIMIT k) at several
     hnsw.ef_search values, with the iterative scan searches use, against an exact scan with index
-    scans disabled, as the migrator. The target is read at the ef_search searches set."""
+    scans disabled, as the migrator; and the rules' and episodes' indexes at the list searches set for
+    each (pymem_private.hnsw_ef_search(depth, table)). The target is read at the ef_search searches set,
+    the least recall of the three tables."""
     with psycopg.connect(scratch.migrator_dsn, autocommit=True) as conn:
         register_vector(conn)
         conn.execute("select public.vector_dims('[1]'::public.vector)")  # loads pgvector: its settings exist
         row = conn.execute("select current_setting('hnsw.ef_search', true), count(*) from pymem.facts").fetchone()
         assert row is not None
         used = search_settings(conn)
-        exact_sql = "select id::text, embedding operator(public.<=>) %(q)s from pymem.facts order by 2 limit %(k)s"
-        ann_sql = (
-            "select id::text, embedding operator(public.<=>) %(q)s from pymem.facts"
-            " order by embedding operator(public.<=>) %(q)s limit %(k)s"
+        sweep = _index_recall_sweep(
+            conn, "pymem.facts", vectors, k, [*EF_SEARCH, used["ef_search"]], used["iterative_scan"]
         )
-        exact = []
-        for vector in vectors:
-            with conn.transaction():
-                conn.execute("set local enable_indexscan = off")
-                exact.append(conn.execute(exact_sql, {"q": vector, "k": k}).fetchall())
-        sweep: dict[str, Any] = {}
-        for ef in sorted({*EF_SEARCH, used["ef_search"]}):
-            recalls = []
-            latency = []
-            for vector, truth in zip(vectors, exact, strict=True):
-                with conn.transaction():
-                    conn.execute("select set_config('hnsw.ef_search', %s, true)", (str(ef),))
-                    if used["iterative_scan"]:
-                        conn.execute("select set_config('hnsw.iterative_scan', %s, true)", (used["iterative_scan"],))
-                    started = time.perf_counter()
-                    found = conn.execute(ann_sql, {"q": vector, "k": k}).fetchall()
-                    latency.append(time.perf_counter() - started)
-                recalls.append(_recall([(str(i), float(d)) for i, d in found], truth, k))
-            sweep[str(ef)] = {
-                "recall_at_k": round(float(np.mean(recalls)), 4) if recalls else None,
-                "min": round(float(np.min(recalls)), 4) if recalls else None,
-                "ann_latency": stats(latency),
-            }
+        others: dict[str, Any] = {}
+        for table in OTHER_VECTOR_TABLES:
+            counted = conn.execute(f"select count(*) from {table} where embedding is not null").fetchone()
+            rows = int(counted[0]) if counted else 0
+            if rows == 0:
+                continue
+            ef = max(
+                int(conn.execute("select pymem_private.hnsw_ef_search(%s, %s)", (depth, table)).fetchone()[0])  # type: ignore[index]
+                for depth in SEARCH_DEPTHS.values()
+            )
+            own = _index_recall_sweep(conn, table, vectors, k, [ef], used["iterative_scan"])[str(ef)]
+            others[table] = {"rows": rows, "ef_search": ef, "recall_at_k": own["recall_at_k"], "min": own["min"]}
     chosen = sweep[str(used["ef_search"])]
+    least = min(
+        [chosen["recall_at_k"], *(o["recall_at_k"] for o in others.values())],
+        key=lambda r: float("inf") if r is None else r,
+    )
     return {
         "table": "pymem.facts",
         "rows": int(row[1]),
@@ -529,6 +567,8 @@ def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int 
         "recall_at_k": chosen["recall_at_k"],
         "min": chosen["min"],
         "by_ef_search": sweep,
+        "other_tables": others,
+        "least_recall_at_k": least,
     }
 
 

@@ -246,6 +246,10 @@ def _hnsw_recall(hr: dict[str, Any]) -> str:
             f"{ef}: {_fmt(r['recall_at_k'], 3)} (p95 {_fmt(r['ann_latency'].get('p95_ms'))} ms)"
             for ef, r in (hr.get("by_ef_search") or {}).items()
         )
+        + "".join(
+            f"; {table} ({o.get('rows')} rows) at its own list {o.get('ef_search')}: {_fmt(o.get('recall_at_k'), 3)}"
+            for table, o in (hr.get("other_tables") or {}).items()
+        )
     )
 
 
