@@ -454,10 +454,10 @@ EF_SEARCH = (40, 100, 200, 400, 1000)
 SEARCH_DEPTHS = {"memory_search limit 20": 20, "memory_recall limit 10": 30}
 
 
-def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
-    """The vector index settings a search of the facts uses, read from the database (not assumed): the iterative
-    scan of pymem_private.memory_candidates' SET clause, and pymem_private.hnsw_ef_search of pymem.facts (the list
-    memory_candidates sets for them) at the depths of the benchmarked calls, at the table's size now."""
+def search_settings(conn: psycopg.Connection[Any], table: str = "pymem.facts") -> dict[str, Any]:
+    """The vector index settings a search of `table` uses, read from the database (not assumed): the iterative
+    scan of pymem_private.memory_candidates' SET clause, and pymem_private.hnsw_ef_search of the table (the list
+    memory_candidates sets for it) at the depths of the benchmarked calls, at the table's size now."""
     row = conn.execute(
         "select p.proconfig from pg_catalog.pg_proc as p"
         " join pg_catalog.pg_namespace as n on n.oid = p.pronamespace"
@@ -467,12 +467,10 @@ def search_settings(conn: psycopg.Connection[Any]) -> dict[str, Any]:
         return {"ef_search": 100, "iterative_scan": None, "source": "pymem_private.memory_candidates not found"}
     config = dict(item.split("=", 1) for item in (row[0] or []))
     by_call = {
-        call: int(
-            conn.execute("select pymem_private.hnsw_ef_search(%s, 'pymem.facts')", (depth,)).fetchone()[0]  # type: ignore[index]
-        )
+        call: int(conn.execute("select pymem_private.hnsw_ef_search(%s, %s)", (depth, table)).fetchone()[0])  # type: ignore[index]
         for call, depth in SEARCH_DEPTHS.items()
     }
-    source = "memory_candidates sets pymem_private.hnsw_ef_search(depth, 'pymem.facts') for the facts: " + ", ".join(
+    source = f"memory_candidates sets pymem_private.hnsw_ef_search(depth, '{table}') for {table}: " + ", ".join(
         f"{call} (depth {SEARCH_DEPTHS[call]}) -> {ef}" for call, ef in by_call.items()
     )
     return {"ef_search": max(by_call.values()), "iterative_scan": config.get("hnsw.iterative_scan"), "source": source}
@@ -544,16 +542,13 @@ def hnsw_recall(scratch: ScratchDatabase, vectors: Sequence[np.ndarray], k: int 
             rows = int(counted[0]) if counted else 0
             if rows == 0:
                 continue
-            ef = max(
-                int(conn.execute("select pymem_private.hnsw_ef_search(%s, %s)", (depth, table)).fetchone()[0])  # type: ignore[index]
-                for depth in SEARCH_DEPTHS.values()
-            )
+            ef = search_settings(conn, table)["ef_search"]
             own = _index_recall_sweep(conn, table, vectors, k, [ef], used["iterative_scan"])[str(ef)]
             others[table] = {"rows": rows, "ef_search": ef, "recall_at_k": own["recall_at_k"], "min": own["min"]}
     chosen = sweep[str(used["ef_search"])]
     least = min(
-        [chosen["recall_at_k"], *(o["recall_at_k"] for o in others.values())],
-        key=lambda r: float("inf") if r is None else r,
+        (r for r in (chosen["recall_at_k"], *(o["recall_at_k"] for o in others.values())) if r is not None),
+        default=None,
     )
     return {
         "table": "pymem.facts",

@@ -437,10 +437,10 @@ as $$
         from banded as b
         group by b.band
     )
-    -- the types searched exactly go with the first list (their search list does not matter)
+    -- the types searched exactly go with the first list, band 0 (their search list does not matter)
     select
         array(
-            select x.t from pg_catalog.unnest(l.types || case when l.band = (select pg_catalog.min(m.band) from lists as m)
+            select x.t from pg_catalog.unnest(l.types || case when l.band = 0
                 then array(select e.t from pg_catalog.unnest(p_types) as e (t) where e.t = any (coalesce(p_exact_types, '{}')))
                 else '{}' end) as x (t)
             order by x.t
