@@ -41,6 +41,8 @@ PYMEM_ALLOWED_ORIGINS  browser Origins allowed besides http://localhost:PORT and
 PYMEM_HEADER_TIMEOUT  seconds a client has to send a request's headers (default 10; then 408, closed)
 PYMEM_BODY_TIMEOUT  seconds a client has to send a request's body once its headers are in (default 30)
 PYMEM_VECTOR_INDEX  hnsw (default) or ivfflat, chosen when the schema is first migrated
+PYMEM_MEMORY_PARTITIONS  partitions (hash of tenant_id) of each memory table, 1..256 (default 16), read when
+                 migration 0038 runs and fixed from then on
 PYMEM_MAX_RESULT_BYTES  the most bytes of results memory_search and memory_recall return in one response
                  (default 1048576, 1 MiB; at least one result); the ranked results past it are left out and
                  the response says how many (truncated, left_out, note)

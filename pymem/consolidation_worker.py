@@ -30,8 +30,9 @@ def episodes_stored(dsn: str) -> int:
     """Episodes inserted since the statistics were last reset (every tenant's; no row is read)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         row = conn.execute(
-            "select coalesce(sum(n_tup_ins), 0)::bigint from pg_catalog.pg_stat_user_tables"
-            " where schemaname = 'pymem' and relname = 'episodes'"
+            # the episodes' partitions' counts (a partitioned table keeps none of its own)
+            "select coalesce(sum(s.n_tup_ins), 0)::bigint from pg_catalog.pg_stat_user_tables as s"
+            " where s.relid in (select t.relid from pg_catalog.pg_partition_tree('pymem.episodes') as t)"
         ).fetchone()
     return int(row[0]) if row else 0
 

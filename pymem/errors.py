@@ -76,6 +76,13 @@ class ReviewerRequiredError(PymemError):
     sqlstate = "PM008"
 
 
+class MigrationBlockedError(PymemError):
+    """`pymem migrate` cannot go on without dropping something it does not own (PM009): a view or function of
+    someone else's reads a table the migration rebuilds. Nothing was applied; the message names the objects."""
+
+    sqlstate = "PM009"
+
+
 class PermissionDeniedError(PymemError):
     """Row-level security or a missing privilege refused the operation (42501)."""
 
@@ -113,6 +120,7 @@ _BY_SQLSTATE: dict[str, type[PymemError]] = {
         NotElevatedError,
         RefusedError,
         ReviewerRequiredError,
+        MigrationBlockedError,
         PermissionDeniedError,
         ConflictError,
         BusyError,

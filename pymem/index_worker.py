@@ -36,8 +36,12 @@ def rows_written(dsn: str) -> int:
     """Rows inserted, updated and deleted in pymem's memory tables since the statistics were last reset."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         row = conn.execute(
-            "select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint from pg_catalog.pg_stat_user_tables"
-            " where schemaname = 'pymem' and relname in ('facts', 'rules', 'episodes')"
+            # their partitions' counts (a partitioned table keeps none of its own)
+            "select coalesce(sum(s.n_tup_ins + s.n_tup_upd + s.n_tup_del), 0)::bigint"
+            " from pg_catalog.pg_stat_user_tables as s where s.relid in ("
+            "select t.relid from pg_catalog.pg_partition_tree('pymem.facts') as t union all"
+            " select t.relid from pg_catalog.pg_partition_tree('pymem.rules') as t union all"
+            " select t.relid from pg_catalog.pg_partition_tree('pymem.episodes') as t)"
         ).fetchone()
     return int(row[0]) if row else 0
 

@@ -52,6 +52,16 @@ ALL_TABLES = {
     "pymem_private.index_rebuilds",
     "pymem_private.alembic_version",
 }
+# The partitions of the memory tables (migration 0038: hash of tenant_id). The suite's databases get 4 each, not
+# the default 16: every test clones the template database, and each partition adds its 16 indexes to the clone
+# (~0.5 s a test at 16, ~6 minutes of the suite on 2 cores). What is tested does not depend on the number;
+# tests/test_partitions.py migrates a database with the default.
+TEST_PARTITIONS = 4
+os.environ["PYMEM_MEMORY_PARTITIONS"] = str(TEST_PARTITIONS)
+MEMORY_PARTITIONS = {
+    f"pymem_private.{table}_p{i:02d}" for table in ("episodes", "facts", "rules") for i in range(TEST_PARTITIONS)
+}
+ALL_TABLES |= MEMORY_PARTITIONS
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

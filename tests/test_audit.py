@@ -68,14 +68,14 @@ CATALOG_QUERIES = {
     "tables": """
         select c.oid::regclass, pg_get_userbyid(c.relowner), c.relrowsecurity, c.relforcerowsecurity
           from pg_class c where c.relnamespace in ('pymem'::regnamespace, 'pymem_private'::regnamespace)
-           and c.relkind = 'r' order by c.oid::regclass::text""",
+           and c.relkind in ('r', 'p') order by c.oid::regclass::text""",
     "policies": """
         select schemaname, tablename, policyname, permissive, roles, cmd, qual, with_check
           from pg_policies where schemaname in ('pymem', 'pymem_private') order by 1, 2, 3""",
     "table grants": """
         select c.oid::regclass, pg_get_userbyid(a.grantee), string_agg(a.privilege_type, ',' order by a.privilege_type)
           from pg_class c cross join lateral aclexplode(c.relacl) a
-         where c.relnamespace in ('pymem'::regnamespace, 'pymem_private'::regnamespace) and c.relkind = 'r'
+         where c.relnamespace in ('pymem'::regnamespace, 'pymem_private'::regnamespace) and c.relkind in ('r', 'p')
          group by 1, 2 order by c.oid::regclass::text, 2""",
     "schema grants": """
         select n.nspname, case when a.grantee = 0 then 'PUBLIC' else pg_get_userbyid(a.grantee) end, a.privilege_type
@@ -94,6 +94,7 @@ CATALOG_QUERIES = {
     "triggers": """
         select tgrelid::regclass, tgname, pg_get_triggerdef(t.oid)
           from pg_trigger t where not tgisinternal
+           and tgparentid = 0  -- a partition's copies of its table's triggers (tests/test_partitions.py)
            and tgrelid in (select oid from pg_class
                             where relnamespace in ('pymem'::regnamespace, 'pymem_private'::regnamespace))
          order by tgrelid::regclass::text, 2""",
@@ -137,7 +138,7 @@ def test_every_public_function_has_a_comment_with_an_example(superuser: psycopg.
 
 def test_every_table_and_policy_has_a_comment(superuser: psycopg.Connection[Any]) -> None:
     tables = superuser.execute(
-        "select c.oid::regclass::text from pg_class c where c.relkind = 'r' and c.relname <> 'alembic_version'"
+        "select c.oid::regclass::text from pg_class c where c.relkind in ('r', 'p') and c.relname <> 'alembic_version'"
         " and c.relnamespace in ('pymem'::regnamespace, 'pymem_private'::regnamespace)"
         " and obj_description(c.oid, 'pg_class') is null"
     ).fetchall()

@@ -27,7 +27,7 @@ from pymem.consolidation_worker import ConsolidationWorker
 from pymem.embeddings import Embedder
 from pymem.index_worker import IndexWorker, rows_written
 from pymem.tenancy import admin_transaction
-from tests.conftest import Tenant, app_dsn_for
+from tests.conftest import TEST_PARTITIONS, Tenant, app_dsn_for
 from tests.sqlapi import call
 
 TOPICS = [
@@ -100,6 +100,39 @@ def exact_top(conn: psycopg.Connection[Any], tenant: str, query: np.ndarray, k: 
     return [r[0] for r in rows]
 
 
+def leaf_indexes(conn: psycopg.Connection[Any], index: str = "pymem.facts_embedding_idx") -> list[str]:
+    """The partitions' indexes of a partitioned index (migration 0038), schema-qualified, in name order: each holds
+    a graph of its own, built with options of its own (the partitioned index cannot be altered)."""
+    rows = conn.execute(
+        "select format('%%I.%%I', n.nspname, c.relname) from pg_partition_tree(%s::regclass) as t"
+        " join pg_class as c on c.oid = t.relid join pg_namespace as n on n.oid = c.relnamespace"
+        " where t.isleaf order by 1",
+        (index,),
+    ).fetchall()
+    assert len(rows) == TEST_PARTITIONS, rows
+    return [r[0] for r in rows]
+
+
+def leaf_options(conn: psycopg.Connection[Any], index: str = "pymem.facts_embedding_idx") -> list[Any]:
+    """The distinct build options (reloptions) of the partitions' indexes of index."""
+    return conn.execute(
+        "select distinct c.reloptions from pg_partition_tree(%s::regclass) as t join pg_class as c on c.oid = t.relid"
+        " where t.isleaf",
+        (index,),
+    ).fetchall()
+
+
+def _degrade(dsn: str, options: str = "m = 2, ef_construction = 4", only: int | None = None) -> None:
+    """Rebuild the facts index with a starved graph (every partition's index, or only the one at position only):
+    recall drops below the threshold."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("set role pymem_owner")
+        leaves = leaf_indexes(conn)
+        for leaf in leaves if only is None else [leaves[only]]:
+            conn.execute(sql.SQL("alter index {} set ({})").format(sql.SQL(leaf), sql.SQL(options)))
+        conn.execute("reindex index pymem.facts_embedding_idx")
+
+
 def test_index_health_detects_a_degraded_index_and_maintain_rebuilds_it(db_dsn: str, centres: np.ndarray) -> None:
     bulk_facts(db_dsn, {"big": synthetic(centres, 3000, 1), "small": synthetic(centres, 30, 2)})
 
@@ -109,11 +142,9 @@ def test_index_health_detects_a_degraded_index_and_maintain_rebuilds_it(db_dsn: 
     assert all(r.index_name == "facts_embedding_idx" and r.index_method == "hnsw" for r in healthy)
     assert all(r.healthy and r.recall >= 0.9 and r.drift == 0 for r in healthy), healthy
 
-    # the same index rebuilt with a starved graph: measured below threshold and drifted from the baseline
-    with psycopg.connect(db_dsn, autocommit=True) as conn:
-        conn.execute("set role pymem_owner")
-        conn.execute("alter index pymem.facts_embedding_idx set (m = 2, ef_construction = 4)")
-        conn.execute("reindex index pymem.facts_embedding_idx")
+    # the same index rebuilt with a starved graph (each partition's): measured below threshold and drifted from the
+    # baseline
+    _degrade(db_dsn)
     degraded = maintenance.measure_index_health(db_dsn)
     assert not all(r.healthy for r in degraded)
     overall = next(r for r in degraded if r.filter_kind == "overall")
@@ -140,8 +171,13 @@ def test_index_health_detects_a_degraded_index_and_maintain_rebuilds_it(db_dsn: 
             " group by action order by action"
         ).fetchall()
         assert actions == [("after_rebuild", 4, 0), ("measured", 12, 4)]  # measured, degraded, maintain's first
-        owner = conn.execute("select pg_get_userbyid(relowner) from pg_class where relname = 'facts_embedding_idx'")
-        assert owner.fetchone() == ("pymem_owner",)
+        # every partition's index rebuilt with pymem's standard, and still the owner's
+        assert leaf_options(conn) == [(["m=16", "ef_construction=128"],)]
+        owners = conn.execute(
+            "select distinct pg_get_userbyid(c.relowner) from pg_partition_tree('pymem.facts_embedding_idx') as t"
+            " join pg_class as c on c.oid = t.relid"
+        )
+        assert owners.fetchall() == [("pymem_owner",)]
 
     # healthy again: a second maintain rebuilds nothing
     assert maintenance.maintain(db_dsn).rebuilds == []
@@ -217,8 +253,12 @@ def test_the_rebuild_plan_resets_weak_build_options_and_plans_a_healthy_index_on
         f"recall@10 {plan['recall_before']:.3f} (overall); threshold 0.90, drift 0.0% (max 5%);"
         " build options m=4, ef_construction=64 below pymem's standard (m=16, ef_construction=128): raised; forced"
     )
+    # the partitioned index cannot be altered: each partition's index is, then the whole is rebuilt
     assert plan["statements"] == [
-        "alter index pymem.facts_embedding_idx set (m = 16, ef_construction = 128)",
+        *(
+            f"alter index pymem_private.facts_p{i:02d}_embedding_idx set (m = 16, ef_construction = 128)"
+            for i in range(TEST_PARTITIONS)
+        ),
         "reindex index concurrently pymem.facts_embedding_idx",
     ]
 
@@ -227,9 +267,7 @@ def test_the_rebuild_plan_resets_weak_build_options_and_plans_a_healthy_index_on
     assert rebuild.reset_options == ["m", "ef_construction"]
     assert rebuild.options_after == ["m=16", "ef_construction=128"]
     assert rebuild.recall_after == min(r.recall for r in result.after)
-    assert superuser.execute("select reloptions from pg_class where relname = 'facts_embedding_idx'").fetchone() == (
-        ["m=16", "ef_construction=128"],
-    )
+    assert leaf_options(superuser) == [(["m=16", "ef_construction=128"],)]
     # reset: nothing left to reset, so the forced plan only reindexes
     [again] = call(superuser, "memory_index_rebuild_plan", force=True)
     assert again["reset_options"] == [] and again["statements"] == [
@@ -279,12 +317,56 @@ def test_the_rebuild_plan_reads_the_latest_measurement_against_the_given_thresho
     ).fetchone() == (["ef_construction"],)
 
 
-def _degrade(dsn: str) -> None:
-    """Rebuild the facts index with a starved graph: recall drops below the threshold."""
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("set role pymem_owner")
-        conn.execute("alter index pymem.facts_embedding_idx set (m = 2, ef_construction = 4)")
-        conn.execute("reindex index pymem.facts_embedding_idx")
+def test_a_partitioned_index_is_as_weak_as_its_weakest_partition(
+    db_dsn: str, superuser: psycopg.Connection[Any]
+) -> None:
+    """Each partition's index of a memory table is a graph of its own, with build options of its own: the index
+    reports, per option, the weakest any partition's index has, and its rebuild raises only what is weak, partition
+    by partition (m = 32 stays), before REINDEX CONCURRENTLY of the whole. A plain index keeps its own statements."""
+
+    def options() -> dict[str, list[str]]:
+        rows = superuser.execute("select index_name, index_options from pymem_private.vector_indexes()").fetchall()
+        return dict(rows)
+
+    def statements(index: str) -> list[tuple[int, str]]:
+        rows = superuser.execute("select * from pymem.memory_index_rebuild_statements(%s)", (index,)).fetchall()
+        return [(r[0], r[1]) for r in rows]
+
+    superuser.execute("alter index pymem_private.facts_p01_embedding_idx set (m = 4)")
+    superuser.execute("alter index pymem_private.facts_p03_embedding_idx set (m = 32, ef_construction = 64)")
+    superuser.execute("alter index pymem.second_embeddings_embedding_idx set (m = 2)")
+    assert options() == {
+        "facts_embedding_idx": ["ef_construction=64", "m=4"],  # ef_construction=128 first, as migration 0009 set it
+        "rules_embedding_idx": ["ef_construction=128"],
+        "episodes_embedding_idx": ["ef_construction=128"],
+        "second_embeddings_embedding_idx": ["ef_construction=128", "m=2"],
+    }
+    facts = statements("facts_embedding_idx")
+    assert facts == [
+        (2, "alter index pymem_private.facts_p01_embedding_idx set (m = 16)"),  # step n: the n-th partition's index
+        (4, "alter index pymem_private.facts_p03_embedding_idx set (ef_construction = 128)"),
+        (TEST_PARTITIONS + 1, "reindex index concurrently pymem.facts_embedding_idx"),
+    ]
+    assert statements("rules_embedding_idx") == [
+        (TEST_PARTITIONS + 1, "reindex index concurrently pymem.rules_embedding_idx")
+    ]
+    second = statements("second_embeddings_embedding_idx")
+    assert second == [
+        (1, "alter index pymem.second_embeddings_embedding_idx set (m = 16)"),
+        (2, "reindex index concurrently pymem.second_embeddings_embedding_idx"),
+    ]
+
+    maintenance._run_ddl(db_dsn, [s for _, s in facts + second])  # as maintain runs them: the owner, autocommit
+    assert options()["facts_embedding_idx"] == ["ef_construction=128", "m=16"]
+    assert options()["second_embeddings_embedding_idx"] == ["ef_construction=128", "m=16"]
+    p01, p03 = superuser.execute(
+        "select reloptions from pg_class where relname in ('facts_p01_embedding_idx', 'facts_p03_embedding_idx')"
+        " order by relname"
+    ).fetchall()
+    assert (p01[0], p03[0]) == (["ef_construction=128", "m=16"], ["m=32", "ef_construction=128"])
+    assert statements("facts_embedding_idx") == [
+        (TEST_PARTITIONS + 1, "reindex index concurrently pymem.facts_embedding_idx")
+    ]
 
 
 def _wait_for_checks(worker: IndexWorker, count: int, timeout: float = 60) -> None:
@@ -435,18 +517,27 @@ def test_the_worker_backs_off_when_a_rebuild_does_not_help(db_dsn: str, monkeypa
 def test_the_hnsw_search_list_grows_with_its_table(
     superuser: psycopg.Connection[Any], app: psycopg.Connection[Any], rows: int, depth: int, expected: int
 ) -> None:
-    """pymem_private.hnsw_ef_search(depth, table): at least 200 and the depth, one for every 500 rows of that table
-    (its planner estimate), at most 1000 (issue 31: at 505k facts ef 200 found 0.89 of the exact top 10); another
-    table's size does not change it. The estimate is set in pg_class here (a transaction rolled back), as ANALYZE
-    would set it."""
+    """pymem_private.hnsw_ef_search(depth, table): at least 200 and the depth, one for every 500 rows of that table's
+    largest partition (its planner estimate: a tenant's search reads one partition), at most 1000 (issue 31: at 505k
+    facts ef 200 found 0.89 of the exact top 10); a smaller partition, the partitioned table's own estimate (a manual
+    ANALYZE of it counts every partition) and another table's size do not change it. The estimates are set in
+    pg_class here (a transaction rolled back), as ANALYZE would set them."""
     with superuser.transaction(force_rollback=True):
-        superuser.execute("update pg_class set reltuples = 10 where oid = 'pymem.facts'::regclass")
-        superuser.execute("update pg_class set reltuples = %s where oid = 'pymem.rules'::regclass", (rows,))
+        superuser.execute("update pg_class set reltuples = 10 where oid = 'pymem_private.facts_p03'::regclass")
+        # the largest partition is neither the first nor alone: not the first's, not the sum's, not the smallest's
+        superuser.execute("update pg_class set reltuples = %s where oid = 'pymem_private.rules_p03'::regclass", (rows,))
+        superuser.execute(
+            "update pg_class set reltuples = %s where oid = 'pymem_private.rules_p00'::regclass", (rows // 3,)
+        )
+        superuser.execute("update pg_class set reltuples = 5000000 where oid = 'pymem.rules'::regclass")
+        # a table not partitioned (the second encoder's vectors) counts whole
+        superuser.execute("update pg_class set reltuples = %s where oid = 'pymem.second_embeddings'::regclass", (rows,))
         got = superuser.execute(
-            "select pymem_private.hnsw_ef_search(%s, 'pymem.rules'), pymem_private.hnsw_ef_search(%s, 'pymem.facts')",
-            (depth, depth),
+            "select pymem_private.hnsw_ef_search(%s, 'pymem.rules'), pymem_private.hnsw_ef_search(%s, 'pymem.facts'),"
+            " pymem_private.hnsw_ef_search(%s, 'pymem.second_embeddings')",
+            (depth, depth, depth),
         ).fetchone()
-    assert got == (expected, min(1000, max(200, depth)))
+    assert got == (expected, min(1000, max(200, depth)), expected)
     # pymem_app may call it (memory_candidates runs as the caller)
     assert app.execute("select pymem_private.hnsw_ef_search(30, 'pymem.facts')").fetchone() == (200,)
 
@@ -473,7 +564,13 @@ def test_the_semantic_leg_searches_tables_that_want_the_same_list_together(
     searched in one statement at the larger list; a smaller one in a statement of its own (largest first)."""
     with superuser.transaction(force_rollback=True):
         for table, rows in zip(("facts", "rules", "episodes"), sizes, strict=True):
-            superuser.execute(f"update pg_class set reltuples = {rows} where oid = 'pymem.{table}'::regclass")
+            # the table's largest partition decides (a tenant's search reads one), not a smaller one
+            superuser.execute(
+                f"update pg_class set reltuples = {rows} where oid = 'pymem_private.{table}_p03'::regclass"
+            )
+            superuser.execute(
+                f"update pg_class set reltuples = {rows // 2} where oid = 'pymem_private.{table}_p01'::regclass"
+            )
         got = superuser.execute(
             "select types, ef_search from pymem_private.semantic_search_lists('{fact,rule,episode}', %s, 30)",
             (exact,),
@@ -504,9 +601,10 @@ def test_searches_and_index_health_set_the_same_search_list(superuser: psycopg.C
 
 @pytest.mark.parametrize(("cap", "expected"), [("400", 400), ("100", 100), ("5000", 1000), ("0", 1), ("", 1000)])
 def test_an_operator_caps_the_hnsw_search_list(superuser: psycopg.Connection[Any], cap: str, expected: int) -> None:
-    """pymem.hnsw_ef_search_max caps what the table's size asks (clamped to pgvector's 1..1000; empty: 1000)."""
+    """pymem.hnsw_ef_search_max caps what the table's size asks (its largest partition's; clamped to pgvector's
+    1..1000; empty: 1000)."""
     with superuser.transaction(force_rollback=True):
-        superuser.execute("update pg_class set reltuples = 2000000 where oid = 'pymem.facts'::regclass")
+        superuser.execute("update pg_class set reltuples = 2000000 where oid = 'pymem_private.facts_p00'::regclass")
         superuser.execute("select set_config('pymem.hnsw_ef_search_max', %s, true)", (cap,))
         got = superuser.execute("select pymem_private.hnsw_ef_search(30, 'pymem.facts')").fetchone()
     assert got == (expected,)

@@ -14,6 +14,7 @@ import pytest
 from pymem.embeddings import Embedder
 from pymem.tenancy import tenant_transaction
 from tests.conftest import AppConnect, Tenant
+from tests.plans import explain, served_by_index, tenant_partition
 from tests.sqlapi import call, store_episode, store_fact, store_rule
 
 # What the triggers must keep: the statistics recomputed from the searchable rows.
@@ -406,28 +407,29 @@ def test_the_common_word_indexes_serve_the_application_role(
     assert superuser.execute(
         "select proleakproof from pg_proc where oid = 'pymem_private.repeated_lexemes(tsvector)'::regprocedure"
     ).fetchone() == (True,)
+    partition = tenant_partition(superuser, "pymem.facts", "acme")
     with as_tenant("acme") as conn:
         conn.execute("set local enable_seqscan = off")
-        repeated = "\n".join(
-            r[0]
-            for r in conn.execute(
-                "explain select id from pymem.facts"
-                " where pymem_private.repeated_lexemes(search_vector) operator(pymem_private.@@@) 'user'::tsquery"
-            ).fetchall()
+        # run: bound by the policy's InitPlan alone, the tenant's partition is chosen when the plan runs
+        repeated = explain(
+            conn,
+            "select id from pymem.facts"
+            " where pymem_private.repeated_lexemes(search_vector) operator(pymem_private.@@@) 'user'::tsquery",
+            analyze=True,
         )
-        ordered = "\n".join(
-            r[0]
-            for r in conn.execute(
-                "explain select id from pymem.facts where tenant_id = 'acme'"
-                " order by length(search_vector), created_at desc, id limit 10"
-            ).fetchall()
+        # bound by a constant too: the plan reads the tenant's partition only
+        ordered = explain(
+            conn,
+            "select id from pymem.facts where tenant_id = 'acme'"
+            " order by length(search_vector), created_at desc, id limit 10",
         )
         doubled = conn.execute(
             "select count(*) from pymem.facts"
             " where pymem_private.repeated_lexemes(search_vector) operator(pymem_private.@@@) 'user'::tsquery"
         ).fetchone()
-    assert "facts_repeated_lexemes_idx" in repeated and "@@@" in repeated.split("Index Cond", 1)[1], repeated
-    assert "facts_search_length_idx" in ordered, ordered
+    served = served_by_index(superuser, repeated, partition, "pymem.facts_repeated_lexemes_idx")
+    assert all("@@@" in s.index_cond for s in served), repeated
+    served_by_index(superuser, ordered, partition, "pymem.facts_search_length_idx")
     assert doubled == (75,)
 
 

@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from tests.conftest import AppConnect, Tenant
+from tests.plans import explain, served_by_index, tenant_partition
 from tests.sqlapi import ago, call, call_one, store_episode, store_fact, store_rule
 from tests.test_recall import recall
 from tests.test_search import search
@@ -450,14 +451,13 @@ def test_stats_reads_indexes_not_rows(as_tenant: Tenant, superuser: psycopg.Conn
     with as_tenant("acme") as conn:
         conn.execute("set local enable_seqscan = off")
         conn.execute("set local enable_bitmapscan = off")
-        plans = {
-            index: "\n".join(r[0] for r in conn.execute("explain " + query).fetchall())
-            for index, query in STATS_PASSES.items()
-        }
+        # bound to the tenant by a value, as memory_stats's passes are: each plan reads the tenant's partition only
+        plans = {index: explain(conn, query) for index, query in STATS_PASSES.items()}
         stats = call_one(conn, "memory_stats", scope="health")
     for index, plan in plans.items():
         scan = "Index Only Scan" if index.endswith("_stats_idx") else "Index Scan"
-        assert f"{scan} using {index}" in plan, plan
+        partition = tenant_partition(superuser, "pymem." + index.split("_", 1)[0], "acme")
+        served_by_index(superuser, plan, partition, f"pymem.{index}", node_types={scan})
     assert (stats["facts_total"], stats["rules_total"], stats["episodes_total"]) == (2000, 500, 2000)
     assert stats["unembedded"] == 2000 + 500 + 2000
 

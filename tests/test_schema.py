@@ -16,8 +16,9 @@ from pymem import migrate
 from pymem.embeddings import DIMENSIONS, MODEL_ID, Embedder
 from pymem.errors import IncompatibleDatabaseError
 from pymem.token_counts import length_floor
-from tests.conftest import ALL_TABLES, Tenant
+from tests.conftest import ALL_TABLES, TEST_PARTITIONS, Tenant
 from tests.mcpclient import call, stdio_like_server
+from tests.plans import explain, served_by_index, tenant_partition
 
 PERMANENCE = {"permanent": 0.0, "stable": 0.002, "standard": 0.008, "volatile": 0.03, "ephemeral": 0.1}
 
@@ -101,8 +102,16 @@ def test_embedding_has_384_dimensions(as_tenant: Tenant) -> None:
 def test_embeddings_are_stored_inline(superuser: psycopg.Connection[Any]) -> None:
     rows = superuser.execute(
         "select attrelid::regclass::text, attstorage from pg_attribute join pg_class on oid = attrelid"
-        " where attname = 'embedding' and relkind = 'r' and attrelid::regclass::text like 'pymem.%' order by 1"
+        " where attname = 'embedding' and relkind in ('r', 'p') and attrelid::regclass::text like 'pymem.%'"
+        " order by 1"
     ).fetchall()
+    # and in each partition of the memory tables, where the rows are
+    partitions = superuser.execute(
+        "select count(*), array_agg(distinct attstorage) from pg_attribute join pg_class on oid = attrelid"
+        " where attname = 'embedding' and relkind = 'r' and relispartition"
+        " and relnamespace = 'pymem_private'::regnamespace"
+    ).fetchone()
+    assert partitions == (3 * TEST_PARTITIONS, ["p"])
     assert rows == [
         ("pymem.episodes", "p"),
         ("pymem.facts", "p"),
@@ -326,11 +335,11 @@ def _fill_facts(conn: psycopg.Connection[Any], n: int) -> np.ndarray:
     return vectors
 
 
-def _plan(conn: psycopg.Connection[Any], query_vector: np.ndarray) -> str:
-    rows = conn.execute(
-        "explain select id from pymem.facts order by embedding <=> %s limit 10", (query_vector,)
-    ).fetchall()
-    return "\n".join(r[0] for r in rows)
+def _plan(conn: psycopg.Connection[Any], query_vector: np.ndarray) -> dict[str, Any]:
+    """The plan of a nearest-neighbour query, run (bound to the tenant by the policy's InitPlan, the tenant's
+    partition of pymem.facts is chosen when the plan runs)."""
+    query = "select id from pymem.facts order by embedding <=> %s limit 10"
+    return explain(conn, query, (query_vector,), analyze=True)
 
 
 def test_vector_similarity_search_uses_index(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
@@ -342,12 +351,15 @@ def test_vector_similarity_search_uses_index(as_tenant: Tenant, superuser: psyco
         top = conn.execute(
             "select subject from pymem.facts order by embedding <=> %s limit 1", (vectors[0],)
         ).fetchone()
-    assert "Index Scan using facts_embedding_idx" in plan, plan
+    partition = tenant_partition(superuser, "pymem.facts", "acme")
+    (served,) = served_by_index(superuser, plan, partition, "pymem.facts_embedding_idx", node_types={"Index Scan"})
     assert top == ("s0",)
-    kind = superuser.execute(
-        "select am.amname from pg_class c join pg_am am on am.oid = c.relam where c.relname = 'facts_embedding_idx'"
-    ).fetchone()
-    assert kind == ("hnsw",)
+    kinds = superuser.execute(
+        "select distinct am.amname from pg_class c join pg_am am on am.oid = c.relam"
+        " where c.oid in ('pymem.facts_embedding_idx'::regclass, %s::regclass)",
+        (f"pymem_private.{served.index}",),
+    ).fetchall()
+    assert kinds == [("hnsw",)]
 
 
 def test_ivfflat_is_an_option_chosen_at_migration(superuser: psycopg.Connection[Any], db_dsn: str) -> None:
@@ -372,8 +384,16 @@ def test_ivfflat_is_an_option_chosen_at_migration(superuser: psycopg.Connection[
             with app.transaction():
                 app.execute("select set_config('pymem.tenant_id', 'acme', true)")
                 plan = _plan(app, vectors[0])
+                partition = tenant_partition(app, "pymem.facts", "acme")
+                (served,) = served_by_index(
+                    app, plan, partition, "pymem.facts_embedding_idx", node_types={"Index Scan"}
+                )
+                kind = app.execute(
+                    "select am.amname from pg_class c join pg_am am on am.oid = c.relam where c.oid = %s::regclass",
+                    (f"pymem_private.{served.index}",),
+                ).fetchone()
         assert definition is not None and "ivfflat" in definition[0] and "lists='20'" in definition[0]
-        assert "Index Scan using facts_embedding_idx" in plan, plan
+        assert kind == ("ivfflat",)
     finally:
         superuser.execute(f"drop database if exists {name} with (force)")
 
@@ -387,6 +407,8 @@ def test_every_index_but_the_vector_ones_leads_with_tenant(superuser: psycopg.Co
           join pg_namespace n on n.oid = t.relnamespace
           join pg_attribute a on a.attrelid = i.indrelid and a.attnum = i.indkey[0]
          where n.nspname in ('pymem', 'pymem_private') and t.relname not in ('alembic_version', 'role_tenants')
+           -- a partition's indexes are its parent's (checked there; test_the_partitions_carry_every_index)
+           and not t.relispartition
            -- bearer tokens are found by their hash (or id) before any tenant is known
            and i.indexrelid not in ('pymem_private.api_tokens_pkey'::regclass,
                                     'pymem_private.api_tokens_token_hash_key'::regclass,
@@ -430,7 +452,9 @@ def test_foreign_keys_lead_with_tenant(superuser: psycopg.Connection[Any]) -> No
         """
         select conname, (select array_agg(attname order by k.ord) from unnest(conkey) with ordinality k(num, ord)
                           join pg_attribute on attrelid = conrelid and attnum = k.num)
-          from pg_constraint where contype = 'f' and connamespace = 'pymem'::regnamespace order by 1
+          from pg_constraint where contype = 'f' and connamespace = 'pymem'::regnamespace
+           and conparentid = 0  -- not the copies PostgreSQL keeps per partition of a partitioned table
+         order by 1
         """
     ).fetchall()
     assert [name for name, _ in rows] == [
@@ -465,9 +489,9 @@ def test_clean_database_migration(superuser: psycopg.Connection[Any], db_dsn: st
         )
     }
     assert tables == ALL_TABLES
-    assert migrate.current(db_dsn) == migrate.head() == "0037"
+    assert migrate.current(db_dsn) == migrate.head() == "0038"
     migrate.upgrade(db_dsn)  # idempotent: the sql/ files re-apply cleanly
-    assert migrate.current(db_dsn) == "0037"
+    assert migrate.current(db_dsn) == "0038"
 
 
 def test_migration_runs_against_an_empty_database(superuser: psycopg.Connection[Any], db_dsn: str) -> None:

@@ -16,6 +16,7 @@ from psycopg.types.json import Jsonb
 from pymem.embeddings import Embedder
 from pymem_dev.evaluation.reference import tsvector_terms
 from tests.conftest import Tenant
+from tests.plans import explain, plan_of_log, scans, served_by_index, tenant_partition
 from tests.sqlapi import ago, call, store_episode, store_fact, store_rule
 from tests.test_schema import _fill_facts
 
@@ -478,17 +479,23 @@ def test_bad_search_arguments_get_a_clear_error(as_tenant: Tenant, arguments: di
 def test_semantic_candidates_use_the_vector_index(
     as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
 ) -> None:
-    """The plan inside memory_search/memory_recall, read with auto_explain (LOAD needs a superuser)."""
+    """The plan inside memory_search/memory_recall, read with auto_explain (LOAD needs a superuser), run: the
+    semantic leg reads the tenant's partition of pymem.facts through its part of facts_embedding_idx, and no
+    other partition."""
     with as_tenant("acme") as conn:
         vectors = _fill_facts(conn, 2000)
     superuser.execute("analyze pymem.facts")
-    plans: list[str] = []
+    partition = tenant_partition(superuser, "pymem.facts", "acme")
+    messages: list[str] = []
     with psycopg.connect(db_dsn, autocommit=True) as conn:
         register_vector(conn)
-        conn.add_notice_handler(lambda d: plans.append(d.message_primary or ""))
+        conn.add_notice_handler(lambda d: messages.append(d.message_primary or ""))
         conn.execute("load 'auto_explain'")
         conn.execute("set auto_explain.log_min_duration = 0")
         conn.execute("set auto_explain.log_nested_statements = on")
+        conn.execute("set auto_explain.log_format = json")
+        conn.execute("set auto_explain.log_analyze = on")
+        conn.execute("set auto_explain.log_timing = off")
         conn.execute("set client_min_messages = log")
         # 2000 rows in all is a table the planner would rather read and sort (exact, and cheap at this
         # size); the index is what serves a tenant of a large table: discourage the sort
@@ -500,8 +507,15 @@ def test_semantic_candidates_use_the_vector_index(
                 conn, "memory_recall", topic="fact number", query_embedding=vectors[42], limit=5, mode="semantic"
             )
     assert top[0]["content"] == "fact number 42" and recalled[0]["content"] == "fact number 42"
-    nested = [p for p in plans if "facts_embedding_idx" in p]
-    assert len(nested) >= 2, "\n".join(plans)
+    logged = [p for p in map(plan_of_log, messages) if p is not None]
+    nested = [
+        p
+        for p in logged
+        if any(s.relation == partition and s.parent_index == "pymem.facts_embedding_idx" for s in scans(superuser, p))
+    ]
+    assert len(nested) >= 2, "\n".join(messages)
+    for plan in nested:
+        served_by_index(superuser, plan, partition, "pymem.facts_embedding_idx")
 
 
 # Temporal decay of dated memories (files named YYYY-MM-DD.md; see also tests/test_import.py)
@@ -597,9 +611,16 @@ def test_the_semantic_lists_of_tables_of_different_sizes_merge_exactly(
         )
     with superuser.transaction(force_rollback=True):
         register_vector(superuser)
-        # the planner's sizes: facts want a search list of 1000, rules 200
-        superuser.execute("update pg_class set reltuples = 600000 where oid = 'pymem.facts'::regclass")
-        superuser.execute("update pg_class set reltuples = 10 where oid = 'pymem.rules'::regclass")
+        # the planner's sizes (of the largest partition, the most a tenant's search reads): facts want a search
+        # list of 1000 (the tenant's partition holds 600k rows), rules 200 (every partition 10)
+        superuser.execute(
+            "update pg_class set reltuples = 600000 where oid = %s::regclass",
+            (f"pymem_private.{tenant_partition(superuser, 'pymem.facts', 'acme')}",),
+        )
+        superuser.execute(
+            "update pg_class set reltuples = 10"
+            " where oid in (select relid from pg_partition_tree('pymem.rules') where isleaf)"
+        )
         lists = superuser.execute(
             "select types, ef_search from pymem_private.semantic_search_lists('{fact,rule}', '{}', 30)"
         ).fetchall()
@@ -674,17 +695,24 @@ def test_keyword_matches_are_index_served_under_rls(as_tenant: Tenant, superuser
         cur.executemany("insert into pymem.facts (subject, predicate, content) values (%s, %s, %s)", rows)
     superuser.execute("analyze pymem.facts")
 
-    def plan(conn: psycopg.Connection[Any], operator: str) -> str:
+    partition = tenant_partition(superuser, "pymem.facts", "acme")
+
+    def plan(conn: psycopg.Connection[Any], operator: str) -> dict[str, Any]:
+        # run (the tenant is bound by the policy's InitPlan: its partition is chosen when the plan runs)
         conn.execute("set local enable_seqscan = off")
-        query = f"explain select id from pymem.facts where search_vector operator({operator}) to_tsquery('garden')"
-        return "\n".join(r[0] for r in conn.execute(query).fetchall())  # type: ignore[call-overload]
+        query = f"select id from pymem.facts where search_vector operator({operator}) to_tsquery('garden')"
+        return explain(conn, query, analyze=True)
 
     with as_tenant("acme") as conn:
         leakproof = plan(conn, "pymem_private.@@@")
         plain = plan(conn, "pg_catalog.@@")
         found = search(conn, "garden", mode="keyword", limit=100)
-    assert "facts_search_idx" in leakproof and "@@@" in leakproof.split("Index Cond", 1)[1], leakproof
-    assert "Filter: (search_vector @@" in plain, plain  # what RLS makes of @@: a filter, not an index condition
+    served = served_by_index(superuser, leakproof, partition, "pymem.facts_search_idx")
+    assert all("@@@" in s.index_cond for s in served), leakproof
+    # what RLS makes of @@: a filter tested on the tenant's rows, not an index condition
+    read = [s for s in scans(superuser, plain) if s.relation == partition]
+    assert any("search_vector @@" in s.filter for s in read), plain
+    assert not any("@@" in s.index_cond for s in read), plain
     assert len(found) == 60 and all("garden" in r["content"] for r in found)
 
 
@@ -718,14 +746,14 @@ def test_every_search_index_serves_the_leakproof_match(as_tenant: Tenant, superu
     with as_tenant("acme") as conn:
         conn.execute("set local enable_seqscan = off")
         for table in ("episodes", "facts", "rules"):
-            plan = "\n".join(
-                r[0]
-                for r in conn.execute(  # type: ignore[call-overload]
-                    f"explain select id from pymem.{table}"
-                    " where search_vector operator(pymem_private.@@@) to_tsquery('garden')"
-                ).fetchall()
+            plan = explain(
+                conn,
+                f"select id from pymem.{table} where search_vector operator(pymem_private.@@@) to_tsquery('garden')",
+                analyze=True,  # run: the tenant's partition is chosen then (the policy's InitPlan binds it)
             )
-            assert f"{table}_search_idx" in plan and "@@@" in plan.split("Index Cond", 1)[1], plan
+            partition = tenant_partition(superuser, f"pymem.{table}", "acme")
+            served = served_by_index(superuser, plan, partition, f"pymem.{table}_search_idx")
+            assert all("@@@" in s.index_cond for s in served), plan
 
 
 def test_a_fact_decayed_for_decades_is_filtered_not_an_underflow(as_tenant: Tenant, embedder: Embedder) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from pymem.tenancy import tenant_transaction
 from tests.conftest import AppConnect, Tenant
+from tests.plans import index_parent, tenant_partition
 from tests.test_schema import insert_fact
 
 
@@ -96,8 +97,12 @@ def test_at_most_one_active_fact_per_subject_predicate(as_tenant: Tenant) -> Non
         old = insert_fact(conn, "user", "favorite_color", "blue")
     with pytest.raises(psycopg.errors.UniqueViolation) as caught, as_tenant("acme") as conn:
         conn.execute("update pymem.facts set validity = 'active' where validity = 'superseded'")
-    assert caught.value.diag.constraint_name == "facts_one_active_per_subject_predicate"
+    # the violated index is the tenant's partition's part of facts_one_active_per_subject_predicate
+    diag = caught.value.diag
     with as_tenant("acme") as conn:
+        assert (diag.schema_name, diag.table_name) == ("pymem_private", tenant_partition(conn, "pymem.facts", "acme"))
+        assert diag.constraint_name is not None
+        assert index_parent(conn, diag.constraint_name) == "pymem.facts_one_active_per_subject_predicate"
         assert conn.execute("select id from pymem.facts where validity = 'active'").fetchall() == [(old,)]
 
 

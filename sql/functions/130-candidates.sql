@@ -383,13 +383,18 @@ as $$
         ))),
         greatest(200, p_depth, pg_catalog.ceil(pg_catalog.max(c.reltuples) / 500)::integer)
     )
+    -- a partitioned table's own estimate is not kept (autovacuum analyzes its partitions, not it): its largest
+    -- partition's, the most a tenant's search reads; a plain table's own (pg_partition_tree lists none for it)
     from pg_catalog.pg_class as c
-    where c.oid = p_table;
+    where
+        c.oid in (select t.relid from pg_catalog.pg_partition_tree(p_table) as t where t.isleaf)
+        or (c.oid = p_table and c.relkind <> 'p');
 $$;
 
 comment on function pymem_private.hnsw_ef_search(integer, regclass) is
 $$The hnsw.ef_search of a search of the table p_table that wants p_depth rows: at least 200 and p_depth, and one for
-every 500 rows of that table (its planner estimate, pg_class.reltuples), at most 1000 or the setting
+every 500 rows of that table's largest partition (its planner estimate, pg_class.reltuples; a search bound to a
+tenant reads one partition; a table not partitioned counts whole), at most 1000 or the setting
 pymem.hnsw_ef_search_max (1..1000; an operator's trade of recall for latency on a large table). Chosen on synthetic
 clustered vectors of the bench's kind (other rows and other queries than the bench reports): recall@10 at least 0.95
 needed ~250 at 150k rows and ~900 at 500k. memory_candidates (per list of pymem_private.semantic_search_lists) and

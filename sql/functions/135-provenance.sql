@@ -16,6 +16,8 @@ stable
 rows 20
 security invoker
 set search_path = pg_catalog, pg_temp
+-- key lookups: one generic plan, pruned to the tenant's partition when it runs (as memory_touch_many)
+set plan_cache_mode = force_generic_plan
 as $$
     -- one statement for all the rows a read returns (a function call per row ran three statements each: ~0.2 ms a
     -- row); each lookup is one primary-key or index probe, LATERAL to its row (LIMIT 1 keeps the planner from pulling

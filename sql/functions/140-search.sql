@@ -14,6 +14,10 @@ volatile
 rows 20
 security invoker
 set search_path = pg_catalog, pg_temp
+-- key lookups whose plan does not depend on the values: one generic plan, pruned to the tenant's partition when it
+-- runs. Left to choose, a session plans them anew on every call (a generic plan's estimate counts all 16
+-- partitions): 2.3 ms a call at 1M, against 1.2 (issue 31)
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     -- the moment of the reads; never later than now

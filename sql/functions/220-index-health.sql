@@ -22,12 +22,57 @@ stable
 security invoker
 set search_path = pg_catalog, pg_temp
 begin atomic
+    with
+    -- every build option of every partition's index of a partitioned vector index of pymem: its position in that
+    -- index's list, its name and value
+    leaf_option as (
+        select
+            ic.oid as index_oid,
+            x.position,
+            pg_catalog.split_part(x.opt, '=', 1) as option_name,
+            pg_catalog.substr(x.opt, pg_catalog.strpos(x.opt, '=') + 1) as option_value
+        from pg_catalog.pg_class as ic
+        inner join pg_catalog.pg_namespace as n on ic.relnamespace = n.oid
+        inner join pg_catalog.pg_am as am on ic.relam = am.oid
+        cross join lateral pg_catalog.pg_partition_tree(ic.oid) as pt
+        inner join pg_catalog.pg_class as lc on pt.relid = lc.oid
+        cross join lateral pg_catalog.unnest(lc.reloptions) with ordinality as x (opt, position)
+        where n.nspname = 'pymem' and ic.relkind = 'I' and am.amname in ('hnsw', 'ivfflat') and pt.isleaf
+    ),
+
+    -- per partitioned index and option name the smallest value any partition's index has (numbers compared as
+    -- numbers), and where the option first comes in a list
+    weakest as (
+        select distinct on (l.index_oid, l.option_name)
+            l.index_oid,
+            l.option_name,
+            l.option_value,
+            pg_catalog.min(l.position) over (partition by l.index_oid, l.option_name) as first_position
+        from leaf_option as l
+        order by
+            l.index_oid,
+            l.option_name,
+            case when l.option_value ~ '^[0-9]{1,18}([.][0-9]+)?$' then l.option_value::numeric end nulls last,
+            l.option_value
+    ),
+
+    partitioned_options as (
+        select
+            w.index_oid,
+            pg_catalog.array_agg(w.option_name || '=' || w.option_value order by w.first_position, w.option_name)
+                as index_options
+        from weakest as w
+        group by w.index_oid
+    )
+
     select
         ic.relname::text as index_name,
         pg_catalog.format('%I.%I', n.nspname, tc.relname) as table_name,
         i.indrelid::regclass as table_oid,
         am.amname::text as index_method,
-        ic.reloptions as index_options,
+        -- a partitioned index (relkind 'I': migration 0038) builds no graph of its own and cannot be altered; its
+        -- partitions' indexes are built with options of their own: the weakest counts. A plain index: its own.
+        case when ic.relkind = 'I' then po.index_options else ic.reloptions end as index_options,
         coalesce(t.has_tags, false) as has_tags,
         i.indisvalid as is_valid
     from pg_catalog.pg_index as i
@@ -35,6 +80,7 @@ begin atomic
     inner join pg_catalog.pg_class as tc on i.indrelid = tc.oid
     inner join pg_catalog.pg_namespace as n on tc.relnamespace = n.oid
     inner join pg_catalog.pg_am as am on ic.relam = am.oid
+    left join partitioned_options as po on ic.oid = po.index_oid
     left join lateral (
         select true as has_tags from pg_catalog.pg_attribute as a
         where a.attrelid = i.indrelid and a.attname = 'tags' and not a.attisdropped
@@ -51,6 +97,10 @@ $$The approximate vector indexes (HNSW, IVFFlat) of pymem.episodes, facts and ru
 pymem.second_embeddings, read from the catalog: name,
 table, method, build options (reloptions, e.g. {m=4}), whether the table has tags, and whether the index is valid
 (a failed REINDEX CONCURRENTLY leaves an invalid one). What memory_index_health measures and maintain rebuilds.
+The memory tables are partitioned (migration 0038): their indexes are partitioned indexes, each partition's index a
+graph of its own built with options of its own, so their build options are those of the partitions' indexes, per
+option the weakest (smallest) value any of them has: one degraded partition's index shows (a plain index, such as
+second_embeddings', reports its own).
 Example: select * from pymem_private.vector_indexes();$$;
 
 

@@ -51,9 +51,9 @@ as $$
 declare
     v_name text := pymem_private.require_text('index_name', index_name, 63);
     v_index record;
-    v_reset text[];
+    v_oid regclass;
 begin
-    select x.index_name, x.index_method, x.index_options into v_index
+    select x.index_name, x.index_method, x.table_oid into v_index
     from pymem_private.vector_indexes() as x
     where x.index_name = v_name;
     if not found then
@@ -62,34 +62,62 @@ begin
                   detail = 'index_name must name an HNSW or IVFFlat index of pymem.episodes, facts, rules or second_embeddings',
                   hint = 'select index_name from pymem.memory_index_health(save => false) lists them.';
     end if;
-    v_reset := pymem_private.index_weak_options(v_index.index_method, v_index.index_options);
+    -- the index lives in its table's schema (pymem)
+    select i.indexrelid::regclass into v_oid
+    from pg_catalog.pg_index as i
+    inner join pg_catalog.pg_class as c on i.indexrelid = c.oid
+    where i.indrelid = v_index.table_oid and c.relname = v_index.index_name;
     -- REINDEX INDEX CONCURRENTLY cannot run in a transaction block, hence in no function: these are returned
     -- for the caller to run one by one on an autocommit connection, as the index owner.
     return query
+    with built as (
+        -- the indexes that hold a graph, each built with options of its own: a plain index itself, or every
+        -- partition's index of a partitioned one (which cannot be altered: ALTER INDEX ... SET fails on it), in
+        -- name order; position n is step n
+        select
+            pg_catalog.row_number() over (order by n.nspname, c.relname)::integer as position,
+            n.nspname,
+            c.relname,
+            c.reloptions
+        from pg_catalog.pg_class as c
+        inner join pg_catalog.pg_namespace as n on c.relnamespace = n.oid
+        where
+            (c.oid = v_oid and c.relkind = 'i')
+            or c.oid in (select t.relid from pg_catalog.pg_partition_tree(v_oid) as t where t.isleaf)
+    )
     select s.step, s.statement from (
-        select 1 as step, pg_catalog.format(
-            'alter index pymem.%I set (%s)', v_index.index_name,
+        -- steps 1 .. n: each built index's HNSW options below pymem's standard raised to it (none: no step)
+        select b.position as step, pg_catalog.format(
+            'alter index %I.%I set (%s)', b.nspname, b.relname,
             (
                 select pg_catalog.string_agg(
                     pg_catalog.quote_ident(r.name) || ' = ' || case r.name when 'm' then '16' else '128' end, ', '
                     order by r.n
                 )
-                from pg_catalog.unnest(v_reset) with ordinality as r (name, n)
+                from pg_catalog.unnest(w.weak) with ordinality as r (name, n)
             )
         ) as statement
-        where pg_catalog.cardinality(v_reset) > 0
+        from built as b
+        cross join lateral pymem_private.index_weak_options(v_index.index_method, b.reloptions) as w (weak)
+        where pg_catalog.cardinality(w.weak) > 0
         union all
-        select 2, pg_catalog.format('reindex index concurrently pymem.%I', v_index.index_name)
+        -- step n + 1: the rebuild, of every partition's index for a partitioned one
+        select (select pg_catalog.count(*) from built)::integer + 1,
+            pg_catalog.format('reindex index concurrently pymem.%I', v_index.index_name)
     ) as s
     order by s.step;
 end;
 $$;
 
 comment on function pymem.memory_index_rebuild_statements(text) is
-$$The DDL that rebuilds a vector index, in order: ALTER INDEX ... SET (...) of the HNSW build options below
-pymem's standard (m = 16, ef_construction = 128) to it, when there are any, then REINDEX INDEX CONCURRENTLY. The caller
-runs them as the index owner (pymem_owner) outside any transaction block: REINDEX CONCURRENTLY cannot run inside a
-transaction, so no function can run it. PM002 when index_name is no vector index of episodes, facts or rules.
+$$The DDL that rebuilds a vector index, in order: for each index that holds a graph (the index itself, or, for a
+partitioned index of a memory table, each partition's index in name order: a partitioned index cannot be altered),
+ALTER INDEX ... SET (...) of its HNSW build options below pymem's standard (m = 16, ef_construction = 128) to it,
+when there are any (step n: the n-th such index; e.g. alter index pymem_private.facts_p00_embedding_idx set (m = 16)),
+then REINDEX INDEX CONCURRENTLY of the index (step n + 1; a partitioned index: every partition's). The caller runs
+them as the index owner (pymem_owner) outside any transaction block: REINDEX CONCURRENTLY cannot run inside a
+transaction, so no function can run it. PM002 when index_name is no vector index of episodes, facts, rules or
+second_embeddings.
 Example: select * from pymem.memory_index_rebuild_statements('facts_embedding_idx');$$;
 
 

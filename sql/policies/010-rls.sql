@@ -542,3 +542,23 @@ comment on policy second_embeddings_owner_delete on pymem.second_embeddings is
 'The owner (pymem_private.drop_second_embedding, a trigger) deletes the vector of the memory deleted or rewritten, whoever did it.';
 comment on policy second_embeddings_admin_select on pymem.second_embeddings is
 'pymem_admin reads across tenants, only in a transaction that logged its elevation.';
+
+-- the partitions of the memory tables (migration 0038: hash of tenant_id): read and written through their parent,
+-- whose policies above apply there; on a partition itself RLS is enabled and forced with no policy and no grant, so
+-- no role but the owner reads one directly
+do $$
+declare
+    v_partition regclass;
+begin
+    for v_partition in
+        select t.relid from pg_catalog.pg_partition_tree('pymem.episodes') as t where t.isleaf and t.level > 0
+        union all
+        select t.relid from pg_catalog.pg_partition_tree('pymem.facts') as t where t.isleaf and t.level > 0
+        union all
+        select t.relid from pg_catalog.pg_partition_tree('pymem.rules') as t where t.isleaf and t.level > 0
+    loop
+        execute pg_catalog.format('alter table %s enable row level security', v_partition);
+        execute pg_catalog.format('alter table %s force row level security', v_partition);
+    end loop;
+end;
+$$;
