@@ -225,6 +225,28 @@ def test_bulk_loaded_rows_keep_the_models_invariants(
             assert events is not None and events[0] == events[1] > 0 and events[2] == 0, (table, events)
 
 
+def test_the_vector_indexes_come_back_on_every_partition(db_dsn: str) -> None:
+    """The bench drops the vector indexes before a load and builds them after from their definitions: a partitioned
+    table's is defined `ON ONLY` its parent, which would build an invalid index on the parent and none on its
+    partitions (every search then sorts every row of the tenant)."""
+    with psycopg.connect(db_dsn, autocommit=True) as conn:
+        defs = loader.vector_index_defs(conn)
+        assert {name for name, _ in defs} >= {"facts_embedding_idx", "rules_embedding_idx", "episodes_embedding_idx"}
+        loader.reset_tables(conn, defs)
+        loader.build_indexes(conn, defs, "64MB", workers=0)
+        built = conn.execute(
+            """
+            select i.indexrelid::regclass::text, i.indisvalid,
+                   (select count(*) from pg_partition_tree(i.indexrelid) t where t.isleaf),
+                   (select count(*) from pg_partition_tree(i.indrelid) t where t.isleaf)
+              from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam
+             where a.amname = 'hnsw' and i.indrelid in ('pymem.facts'::regclass, 'pymem.rules'::regclass,
+                                                        'pymem.episodes'::regclass)
+            """
+        ).fetchall()
+    assert len(built) == 3 and all(valid and leaves == partitions > 1 for _, valid, leaves, partitions in built), built
+
+
 def test_stage_split_adds_up_to_the_sql_call(db_dsn: str, embedder: Embedder) -> None:
     """measure.stage_split on a tiny real database (two tenants of 60 memories loaded as the bench loads them, real
     embeddings of 8 queries): every stage of both tools has its p50, p95 and mean at the p95 calls, the stages of

@@ -481,7 +481,8 @@ def test_semantic_candidates_use_the_vector_index(
 ) -> None:
     """The plan inside memory_search/memory_recall, read with auto_explain (LOAD needs a superuser), run: the
     semantic leg reads the tenant's partition of pymem.facts through its part of facts_embedding_idx, and no
-    other partition."""
+    other partition, even where the tenant is all of it (a tenant above pymem.exact_search_rows is searched through
+    the index, not sorted)."""
     with as_tenant("acme") as conn:
         vectors = _fill_facts(conn, 2000)
     superuser.execute("analyze pymem.facts")
@@ -497,9 +498,8 @@ def test_semantic_candidates_use_the_vector_index(
         conn.execute("set auto_explain.log_analyze = on")
         conn.execute("set auto_explain.log_timing = off")
         conn.execute("set client_min_messages = log")
-        # 2000 rows in all is a table the planner would rather read and sort (exact, and cheap at this
-        # size); the index is what serves a tenant of a large table: discourage the sort
-        conn.execute("set enable_sort = off")
+        # 2000 rows in all, all the tenant's: a table the planner would rather read and sort, the distances priced
+        # far below their cost; memory_candidates plans its semantic statements with sorts disabled (issue 31)
         with conn.transaction():
             conn.execute("select set_config('pymem.tenant_id', 'acme', true)")
             top = search(conn, "fact number", query_embedding=vectors[42], mode="semantic", limit=5)

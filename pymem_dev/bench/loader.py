@@ -124,11 +124,14 @@ class Corpus:
 
 
 def vector_index_defs(conn: psycopg.Connection[Any]) -> list[tuple[str, str]]:
+    """The vector indexes of pymem's tables: (name, CREATE INDEX statement). A partitioned table's index is defined
+    `ON ONLY` its parent (pg_get_indexdef); created so again it would be an invalid index on the parent alone, with
+    none on the partitions, so the statement is made to cover the partitions too."""
     rows = conn.execute(
         "select indexname, indexdef from pg_catalog.pg_indexes where schemaname = 'pymem'"
         " and (indexdef like '%USING hnsw%' or indexdef like '%USING ivfflat%') order by indexname"
     ).fetchall()
-    return [(str(r[0]), str(r[1])) for r in rows]
+    return [(str(r[0]), str(r[1]).replace(" ON ONLY ", " ON ", 1)) for r in rows]
 
 
 def reset_tables(conn: psycopg.Connection[Any], index_defs: list[tuple[str, str]]) -> None:
