@@ -17,7 +17,7 @@ outside pymem that reads these tables would be dropped too: the migration stops 
 
 A partition is a table of its own to PostgreSQL: RLS is enabled and forced on each, with no policy and no grant,
 so no role but the owner reads one directly; through its parent the parent's policies apply
-(sql/policies/010-rls.sql keeps that on every partition).
+(sql/policies/010-rls.sql, applied in the same transaction, sets that on every partition).
 
 Revision ID: 0038
 Revises: 0037
@@ -156,8 +156,6 @@ begin
                 'create table pymem_private.%I partition of pymem.%I for values with (modulus %s, remainder %s)%s',
                 part, t, modulus, i, options
             );
-            execute format('alter table pymem_private.%I enable row level security', part);
-            execute format('alter table pymem_private.%I force row level security', part);
             execute format(
                 'comment on table pymem_private.%I is %L', part,
                 format('Partition %s of %s of pymem.%s (hash of tenant_id): read and written through pymem.%s, whose'
