@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import psycopg
 
 from pymem import __version__, resources
-from pymem.errors import BusyError, IncompatibleDatabaseError, MigrationBlockedError
+from pymem.errors import BusyError, IncompatibleDatabaseError, MigrationBlockedError, translate
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -218,7 +218,5 @@ def _upgrade_once(dsn: str, *, vector_index: str | None, lock_wait_ms: int) -> N
         if isinstance(inner, psycopg.errors.LockNotAvailable) and inner is not exc:
             raise inner from None
         if isinstance(inner, psycopg.Error) and inner.sqlstate == MigrationBlockedError.sqlstate:
-            raise MigrationBlockedError(
-                inner.diag.message_primary or str(inner), hint=inner.diag.message_hint
-            ) from None
+            raise translate(inner) or inner from None
         raise
