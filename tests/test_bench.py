@@ -68,6 +68,7 @@ def test_quick_run_writes_json_with_the_targets_and_markdown(
     assert "- embedding worker: " in out_md.read_text()
     transfer = results["tenant_transfer"]  # pymem export and pymem import-tenant of the query tenant (400 rows)
     assert transfer["export"]["rows"] == transfer["import"]["rows"] >= 400 and transfer["baseline_rss_mb"] > 0
+    assert transfer["partitions"]["target"] != transfer["partitions"]["tenant"]  # new vectors for the HNSW graph
     for step in ("export", "export_with_embeddings", "import"):
         assert transfer[step]["rows_per_s"] > 0 and transfer[step]["peak_rss_mb"] > 0
     assert "- tenant export and import" in out_md.read_text()

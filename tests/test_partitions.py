@@ -11,6 +11,7 @@ from psycopg import errors
 
 from pymem import migrate
 from pymem.errors import MigrationBlockedError
+from pymem_dev.bench.tenant_transfer import partition_of, target_apart
 from tests.conftest import MEMORY_PARTITIONS, TEST_PARTITIONS, Tenant
 from tests.test_conversation import database_at
 
@@ -80,6 +81,34 @@ def test_a_tenants_rows_live_in_one_partition(as_tenant: Tenant) -> None:
                 )
             where[tenant] = {r[0] for r in conn.execute("select tableoid::regclass::text from pymem.facts")}
     assert all(len(parts) == 1 for parts in where.values()), where
+
+
+def test_the_bench_imports_into_a_partition_apart_from_the_exported_tenant(
+    as_tenant: Tenant, superuser: psycopg.Connection[Any]
+) -> None:
+    # pgvector's HNSW index takes a vector it already has as a second heap pointer of that element, with no new element
+    # and no neighbour updated: an import of a tenant's own vectors into its partition measured less index work than
+    # new vectors cost (pymem_dev/bench/tenant_transfer.py)
+    tenants = [f"t{i:02d}" for i in range(12)]
+    for tenant in tenants:
+        with as_tenant(tenant) as conn:
+            conn.execute("select pymem.memory_store_fact(subject => 'user', predicate => 'likes', content => 'tea')")
+    placed = dict(
+        superuser.execute(
+            "select distinct tenant_id, c.relname from pymem.facts as f"
+            " join pg_catalog.pg_class as c on c.oid = f.tableoid where tenant_id = any(%s)",
+            (tenants,),
+        ).fetchall()
+    )
+    assert {tenant: partition_of(superuser, tenant) for tenant in tenants} == placed
+    assert len(set(placed.values())) > 1
+    targets = set()
+    for tenant in tenants:
+        target, target_partition, home = target_apart(superuser, tenant, "t_imported")
+        assert home == placed[tenant] and target_partition == partition_of(superuser, target) != home
+        assert target == "t_imported" or partition_of(superuser, "t_imported") == home
+        targets.add(target)
+    assert len(targets) == 2  # some tenants share t_imported's partition: another name is taken for them
 
 
 def test_no_tenant_role_reads_or_writes_a_partition_directly(as_tenant: Tenant) -> None:

@@ -221,9 +221,18 @@ def _tenant_transfer(tt: dict[str, Any]) -> str:
         f"- tenant export and import, {bare['rows']} rows (each a process; peak RSS beside `pymem --version`'s"
         f" {tt.get('baseline_rss_mb')} MB): `pymem export` {rate(bare)}, peak RSS {bare['peak_rss_mb']} MB"
         f" ({bare['file_mb']} MB); with embeddings {rate(full)}, peak RSS {full['peak_rss_mb']} MB"
-        f" ({full['file_mb']} MB); `pymem import-tenant` of that file into a new tenant {rate(imp)}, peak RSS"
-        f" {imp['peak_rss_mb']} MB"
+        f" ({full['file_mb']} MB); `pymem import-tenant` of that file into a new tenant{_apart(tt)} {rate(imp)},"
+        f" peak RSS {imp['peak_rss_mb']} MB"
     )
+
+
+def _apart(tt: dict[str, Any]) -> str:
+    where = tt.get("partitions") or {}
+    if not where.get("target"):
+        return ""
+    if where["target"] == where.get("tenant"):
+        return f" (in the exported tenant's partition {where['target']}: its vectors are duplicates there)"
+    return f" (partition {where['target']}, not the exported tenant's {where.get('tenant')})"
 
 
 def _filtered_recall(fr: dict[str, Any]) -> str:
