@@ -1,10 +1,11 @@
-"""Erasure for operators (the right to erasure): pymem.memory_erase / pymem.memory_erase_tenant decide and delete
-in SQL; this module calls them as the migrator login and then VACUUMs the tables they touched, so that the dead
-rows and their index entries go too (with rewrite: VACUUM FULL, which rewrites the files and rebuilds the indexes,
-under an exclusive lock). A memory the erasure kept but rebuilt without the erased text (the next turn of an erased
-episode's session: SQL clears its embedding) is re-embedded here, with the real model, in the erasure's
-transaction. Every call goes through pymem.operator_client.OperatorClient (SQL also names the tables to VACUUM and
-who holds them). `pymem erase` is its command line."""
+"""Erasure for operators (the right to erasure): pymem.memory_erase / pymem.memory_erase_tenant decide and delete in
+SQL; this module calls them as the migrator login and then VACUUMs the tables they touched, so that the dead rows
+and their index entries go too (with rewrite: VACUUM FULL, which rewrites the files and rebuilds the indexes, under
+an exclusive lock): of a memory table, only the partition that holds the tenant. A memory the erasure kept but
+rebuilt without the erased text (the next turn of an erased episode's session: SQL clears its embedding) is
+re-embedded here, with the real model, in the erasure's transaction. Every call goes through
+pymem.operator_client.OperatorClient (SQL also names the tables to VACUUM and who holds them). `pymem erase` is its
+command line."""
 
 from __future__ import annotations
 
@@ -108,10 +109,10 @@ def erase_memory(
     embedder: TextEmbedder | None = None,
 ) -> Erased:
     """pymem.memory_erase in tenant's transaction (as pymem_app), the memories it rebuilt re-embedded in the same
-    transaction (with embedder), then VACUUM of the tables it touched."""
+    transaction (with embedder), then VACUUM of the tables it touched (of a memory table, the tenant's partition)."""
     with _connect(dsn) as conn, _sql_errors():
         client = OperatorClient(conn)
-        tables = client.erase_tables()
+        tables = client.tenant_partitions(tenant=tenant, tables=client.erase_tables())
         with _tenant_work(conn, tenant):
             resolved = MemoryClient(conn).resolve_id(type=memory_type, ref=memory_id)
             rows = client.erase(type=memory_type, id=resolved, reason=reason, cascade=cascade)
@@ -129,11 +130,13 @@ def erase_memory(
 
 def erase_tenant(dsn: str, *, tenant: str, reason: str, rewrite: bool) -> Erased:
     """pymem.memory_erase_tenant as the migrator (a superuser): the tenant's rows, and its logins with what they own
-    (large objects); then VACUUM of each table it deleted from (pg_largeobject and pg_authid among them)."""
+    (large objects); then VACUUM of each table it deleted from (pg_largeobject and pg_authid among them; of a memory
+    table, the tenant's partition)."""
     with _connect(dsn) as conn, _sql_errors(), conn.transaction():
         client = OperatorClient(conn)
         client.set_actor(actor=ACTOR)
         rows = client.erase_tenant(tenant=tenant, reason=reason)
-    tables = tuple(r.table_name for r in rows)  # every table of the tenant, as the SQL function lists them
+        # every table of the tenant, as the SQL function lists them; of a memory table, the tenant's partition
+        tables = client.tenant_partitions(tenant=tenant, tables=tuple(r.table_name for r in rows))
     vacuum(dsn, tables, rewrite=rewrite)
     return Erased(rows=tuple((r.table_name, r.rows_deleted) for r in rows), vacuumed=tables, rewritten=rewrite)

@@ -365,6 +365,10 @@ class OperatorClient(SqlClient):
         """pymem.memory_erase_tables: the tables memory_erase changes, which a VACUUM after it cleans."""
         return tuple(self._scalar("memory_erase_tables"))
 
+    def tenant_partitions(self, *, tenant: str, tables: tuple[str, ...]) -> tuple[str, ...]:
+        """pymem.memory_tenant_partitions: each table partitioned by tenant replaced by the tenant's partition."""
+        return tuple(self._scalar("memory_tenant_partitions", tenant=("text", tenant), tables=("text[]", list(tables))))
+
     def lock_holders(self, *, table: str) -> list[LockHolder]:
         """pymem.memory_lock_holders: the other sessions holding a lock on table."""
         return self._rows(LockHolder, "memory_lock_holders", table_name=("regclass", table))

@@ -209,6 +209,82 @@ def test_erasing_a_tenant(
     assert pages_mentioning(superuser, MARKER) == []
 
 
+def relfilenodes(superuser: psycopg.Connection[Any]) -> dict[str, int]:
+    """Each partition of the memory tables, and each other table pymem erase VACUUMs, with the file it is in now."""
+    return dict(
+        superuser.execute(
+            "select format('%I.%I', n.nspname, c.relname), c.relfilenode from pg_class as c"
+            " join pg_namespace as n on n.oid = c.relnamespace"
+            " where c.relkind = 'r' and (c.relispartition or c.oid = any(pymem.memory_erase_tables()::regclass[]))"
+            " and n.nspname in ('pymem', 'pymem_private')"
+        ).fetchall()
+    )
+
+
+def test_the_partitions_of_a_tenant(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> None:
+    tenants = [f"tenant-{i}" for i in range(8)]
+    for tenant in tenants:
+        with as_tenant(tenant) as conn:
+            store_fact(conn, "user", "city", "The user lives in Lima.")
+            store_rule(conn, "Answer in Spanish.")
+            store_episode(conn, "We talked about Lima.", "travel")
+    for tenant in tenants:
+        (mapped,) = superuser.execute(  # type: ignore[misc]
+            "select pymem.memory_tenant_partitions(%s, array['pymem.facts', 'pymem.memory_links', 'pymem.rules',"
+            " 'pymem.episodes', 'pg_catalog.pg_authid'])",
+            (tenant,),
+        ).fetchone()
+        holding = [
+            superuser.execute(  # the partition the tenant's rows are in
+                sql.SQL("select distinct tableoid::regclass::text from {} where tenant_id = %s").format(
+                    sql.Identifier("pymem", table)
+                ),
+                (tenant,),
+            ).fetchall()
+            for table in ("facts", "rules", "episodes")
+        ]
+        assert [[(p,)] for p in (mapped[0], mapped[2], mapped[3])] == holding
+        assert mapped[1] == "pymem.memory_links" and mapped[4] == "pg_catalog.pg_authid"
+    with pytest.raises(psycopg.Error) as refused:
+        superuser.execute("select pymem.memory_tenant_partitions('acme', array['pymem.nothing'])")
+    assert refused.value.sqlstate == "PM002" and "no table pymem.nothing" in str(refused.value)
+    for tenant, tables in (("", "array['pymem.facts']"), ("acme", "null"), ("acme", "array[null]")):
+        with pytest.raises(psycopg.Error) as refused:
+            superuser.execute(f"select pymem.memory_tenant_partitions(%s, {tables}::text[])", (tenant,))
+        assert refused.value.sqlstate == "PM002"
+
+
+def test_a_rewrite_rewrites_the_erased_tenants_partitions_only(
+    patient: dict[str, Any], as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
+) -> None:
+    """VACUUM FULL holds every tenant of the table it rewrites: with the memory tables partitioned by tenant, pymem
+    erase rewrites the erased tenant's partition and leaves the others' files (and their tenants) alone."""
+    (home,) = superuser.execute(  # type: ignore[misc]
+        "select distinct tableoid::regclass::text from pymem.facts where tenant_id = 'acme'"
+    ).fetchone()
+    other = next(
+        t
+        for t in (f"tenant-{i}" for i in range(32))
+        if superuser.execute("select pymem.memory_tenant_partitions(%s, array['pymem.facts'])", (t,)).fetchone()
+        != ([home],)
+    )
+    with as_tenant(other) as conn:
+        store_fact(conn, "user", "city", "The user lives in Lima.")
+    before = relfilenodes(superuser)
+    erased = erasure.erase_memory(
+        db_dsn, tenant="acme", memory_type="fact", memory_id=str(patient["newer"]), reason=None, cascade=True,
+        rewrite=True,
+    )  # fmt: skip
+    after = relfilenodes(superuser)
+    rewritten = {table for table in before if after.get(table) != before[table]}
+    acme = {f"pymem_private.{t}_p{home.rsplit('_p', 1)[1]}" for t in ("facts", "rules", "episodes")}
+    assert "pymem.facts" not in erased.vacuumed and acme <= set(erased.vacuumed)
+    assert rewritten == acme | {"pymem.memory_links", "pymem.keyword_lexemes", "pymem.memory_events"}
+    assert pages_mentioning(superuser, "once a day") == []
+    with as_tenant(other) as conn:
+        assert conn.execute("select content from pymem.facts").fetchall() == [("The user lives in Lima.",)]
+
+
 def test_pymem_erase_on_the_command_line(
     patient: dict[str, Any], as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
 ) -> None:
@@ -216,7 +292,7 @@ def test_pymem_erase_on_the_command_line(
     short = str(patient["newer"])[:8]
     done = run_cli("erase", "memory", "--tenant", "acme", "--type", "fact", "--id", short, "--cascade", env=env)
     assert done.stdout.splitlines() == sorted([f"erased fact {patient['newer']}", f"erased fact {patient['older']}"])
-    assert "VACUUM: pymem.memory_links, pymem.facts" in done.stderr
+    assert "VACUUM: pymem.memory_links, pymem_private.facts_p" in done.stderr  # the tenant's partition
     refused = run_cli("erase", "tenant", "acme", "--reason", "r", "--confirm", "acme-typo", env=env, check=False)
     assert refused.returncode == 2 and "repeat its name with --confirm acme" in refused.stderr
     with as_tenant("acme") as conn:

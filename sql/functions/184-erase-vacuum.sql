@@ -22,6 +22,63 @@ returns the tables it deleted from itself.)
 Example: select unnest(pymem.memory_erase_tables());$$;
 
 
+create or replace function pymem.memory_tenant_partitions(tenant text, tables text[])
+returns text[]
+language plpgsql
+stable
+security invoker
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_unknown text;
+begin
+    perform pymem_private.require_text('tenant', tenant, 128);
+    if tables is null or pg_catalog.array_position(tables, null) is not null then
+        raise exception 'tables must be an array of table names'
+            using errcode = 'PM002', hint = 'For example: pymem.memory_erase_tables().';
+    end if;
+    select t.name into v_unknown
+      from pg_catalog.unnest(tables) as t (name)
+     where pg_catalog.to_regclass(t.name) is null
+     limit 1;
+    if v_unknown is not null then
+        raise exception 'no table %', v_unknown
+            using errcode = 'PM002', hint = 'Name each table with its schema, as pymem.memory_erase_tables() does.';
+    end if;
+    -- a table partitioned by hash of tenant_id alone: the partition whose bounds (modulus, remainder) take the
+    -- tenant's hash; any other table: itself
+    return (
+        select coalesce(pg_catalog.array_agg(coalesce(p.part, t.name) order by t.ord), '{}')
+        from pg_catalog.unnest(tables) with ordinality as t (name, ord)
+        left join lateral (
+            select pg_catalog.format('%I.%I', n.nspname, c.relname) as part
+            from pg_catalog.pg_partitioned_table as k
+            join pg_catalog.pg_attribute as a
+              on a.attrelid = k.partrelid and a.attnum = k.partattrs[0] and a.attname = 'tenant_id'
+            join pg_catalog.pg_inherits as i on i.inhparent = k.partrelid
+            join pg_catalog.pg_class as c on c.oid = i.inhrelid
+            join pg_catalog.pg_namespace as n on n.oid = c.relnamespace
+            cross join lateral pg_catalog.regexp_match(
+                pg_catalog.pg_get_expr(c.relpartbound, c.oid), 'modulus (\d+), remainder (\d+)'
+            ) as b (bound)
+            where k.partrelid = pg_catalog.to_regclass(t.name)
+              and k.partstrat = 'h' and k.partnatts = 1
+              and pg_catalog.satisfies_hash_partition(
+                  k.partrelid, b.bound[1]::integer, b.bound[2]::integer, memory_tenant_partitions.tenant
+              )
+        ) as p on true
+    );
+end;
+$$;
+
+comment on function pymem.memory_tenant_partitions(text, text[]) is
+$$The tables, each a memory table partitioned by tenant (pymem.facts, pymem.rules, pymem.episodes: migration 0038)
+replaced by its partition that holds the tenant's rows, the others as they are: what `pymem erase` VACUUMs, so that
+VACUUM FULL rewrites and locks the erased tenant's partition, not every tenant's rows. PM002 for a missing tenant or
+a name that is no table.
+Example: select pymem.memory_tenant_partitions('acme', pymem.memory_erase_tables());$$;
+
+
 create or replace function pymem.memory_lock_holders(table_name regclass)
 returns table (pid integer, role_name name, state text, in_transaction interval)
 language sql
