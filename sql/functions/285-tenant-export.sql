@@ -110,6 +110,52 @@ vectors; embedding and embedding_model only with with_embeddings. pymem export w
 Example (psql): \copy (select jsonb_build_object('kind', kind, 'data', data) from memory_export()) to 'tenant.jsonl'$$;
 
 
+create or replace function pymem_private.import_statistics(p_table text, p_added integer)
+returns boolean
+language plpgsql
+volatile
+-- SECURITY DEFINER: ANALYZE is the owner's; the caller names neither the partition nor the tenant
+security definer
+set search_path = pg_catalog, pg_temp
+as $$
+declare
+    v_tenant text := pymem_private.tenant_for_write();
+    -- the rows of p_table this transaction's import has written so far
+    v_setting text := 'pymem.imported_' || p_table;
+    v_done bigint;
+    v_partition regclass;
+    v_known double precision;
+begin
+    if p_table is null or p_table not in ('episodes', 'facts', 'rules') then
+        raise exception 'no memory table %', pg_catalog.quote_nullable(p_table)
+            using errcode = 'PM002', hint = 'One of: episodes, facts, rules.';
+    end if;
+    v_done := coalesce(nullif(pg_catalog.current_setting(v_setting, true), '')::bigint, 0)
+        + greatest(coalesce(p_added, 0), 0);
+    perform pg_catalog.set_config(v_setting, v_done::text, true);
+    v_partition := (pymem.memory_tenant_partitions(v_tenant, array['pymem.' || p_table]))[1]::regclass;
+    select c.reltuples into v_known from pg_catalog.pg_class as c where c.oid = v_partition;
+    -- the planner still counts fewer rows in the partition than this import wrote: counted again (ANALYZE counts
+    -- the rows of its own transaction), so that the triggers' lookups by key use their keys' indexes
+    if v_done <= greatest(v_known, 0) then
+        return false;
+    end if;
+    execute pg_catalog.format('analyze %s', v_partition);
+    return true;
+end;
+$$;
+
+comment on function pymem_private.import_statistics(text, integer) is
+$$Called by the import after each batch with the rows it added to p_table (episodes, facts or rules): when the
+planner's row count of the caller's tenant's partition of that table (pg_class.reltuples) is below the rows the
+import has written in this transaction, ANALYZE that partition, which counts them (so at most about log2 of the
+import's size times). Without it the statistics of a partition that was empty when the import began say it still
+is, and each row's lookups by key (supersession, events) read every row of the tenant: quadratic. Returns whether
+it analyzed. The ANALYZE holds the partition's SHARE UPDATE EXCLUSIVE lock to the end of the import (autovacuum
+and other imports' ANALYZE of it wait; reads and writes do not).
+Example: select pymem_private.import_statistics('facts', 1000);$$;
+
+
 create or replace function pymem_private.import_rows(lines jsonb[])
 returns table (kind text, inserted integer, total integer)
 language plpgsql
@@ -184,17 +230,24 @@ begin
       from r
     on conflict (tenant_id, id) do nothing;
     get diagnostics v_count = row_count;
+    perform pymem_private.import_statistics('episodes', v_count);
     return query select 'episode'::text, v_count,
         pg_catalog.cardinality(v_episodes);
 
     -- facts: an active fact supersedes the tenant's active fact of its subject and predicate (the trigger), unless
     -- that one was observed later: then the import is refused, as memory_store_fact refuses it
+    -- each line's active fact looked up by its key (a plan free to start from the tenant's facts, to stop at the
+    -- first clash, read them all for every line when there was none)
     select r.id, f.id as active_id, f.created_at as active_at into v_clash
       from pg_catalog.unnest(v_facts) as r
-      join pymem.facts as f
-        on f.tenant_id = v_tenant and f.subject = r.subject and f.predicate = r.predicate
-       and f.validity = 'active' and f.id <> r.id and f.created_at > r.created_at
-     where r.validity = 'active'
+      cross join lateral (
+          select a.id, a.created_at
+            from pymem.facts as a
+           where a.tenant_id = v_tenant and a.subject = r.subject and a.predicate = r.predicate
+             and a.validity = 'active'
+          offset 0
+      ) as f
+     where r.validity = 'active' and f.id <> r.id and f.created_at > r.created_at
        and not exists (select from pymem.facts as g where g.tenant_id = v_tenant and g.id = r.id)
      limit 1;
     if v_clash.id is not null then
@@ -208,7 +261,7 @@ begin
     select pg_catalog.array_agg(f.id) into v_have
       from pymem.facts as f
      where f.tenant_id = v_tenant
-       and f.id in (select r.id from pg_catalog.unnest(v_facts) as r);
+       and f.id = any (array(select r.id from pg_catalog.unnest(v_facts) as r));
     with r as (
         select * from pg_catalog.unnest(v_facts)
     ),
@@ -242,6 +295,7 @@ begin
     select v_tenant, 'fact', x.new_id, 'fact', x.old_id, 'supersedes'
       from rows from (pg_catalog.unnest(v_new), pg_catalog.unnest(v_old)) as x (new_id, old_id)
     on conflict do nothing;
+    perform pymem_private.import_statistics('facts', v_count);
     return query select 'fact'::text, v_count,
         pg_catalog.cardinality(v_facts);
 
@@ -265,6 +319,7 @@ begin
       from r
     on conflict (tenant_id, id) do nothing;
     get diagnostics v_count = row_count;
+    perform pymem_private.import_statistics('rules', v_count);
     return query select 'rule'::text, v_count,
         pg_catalog.cardinality(v_rules);
 
