@@ -120,39 +120,41 @@ set search_path = pg_catalog, pg_temp
 as $$
 declare
     v_tenant text := pymem_private.tenant_for_write();
-    -- the rows of p_table this transaction's import has written so far
-    v_setting text := 'pymem.imported_' || p_table;
+    -- the rows of p_table this transaction's import has written so far, and the count at which it is counted next
+    v_done_setting text := 'pymem.imported_' || p_table;
+    v_next_setting text := 'pymem.import_count_at_' || p_table;
     v_done bigint;
+    v_next bigint;
     v_partition regclass;
-    v_known double precision;
 begin
     if p_table is null or p_table not in ('episodes', 'facts', 'rules') then
         raise exception 'no memory table %', pg_catalog.quote_nullable(p_table)
             using errcode = 'PM002', hint = 'One of: episodes, facts, rules.';
     end if;
-    v_done := coalesce(nullif(pg_catalog.current_setting(v_setting, true), '')::bigint, 0)
+    v_done := coalesce(nullif(pg_catalog.current_setting(v_done_setting, true), '')::bigint, 0)
         + greatest(coalesce(p_added, 0), 0);
-    perform pg_catalog.set_config(v_setting, v_done::text, true);
-    v_partition := (pymem.memory_tenant_partitions(v_tenant, array['pymem.' || p_table]))[1]::regclass;
-    select c.reltuples into v_known from pg_catalog.pg_class as c where c.oid = v_partition;
-    -- the planner still counts fewer rows in the partition than this import wrote: counted again (ANALYZE counts
-    -- the rows of its own transaction), so that the triggers' lookups by key use their keys' indexes
-    if v_done <= greatest(v_known, 0) then
+    v_next := coalesce(nullif(pg_catalog.current_setting(v_next_setting, true), '')::bigint, 1000);
+    perform pg_catalog.set_config(v_done_setting, v_done::text, true);
+    if v_done < v_next then
         return false;
     end if;
+    -- counted at 1000 rows, then each time the import's rows have doubled: the planner's estimate of the tenant's
+    -- rows in its partition (from tenant_id's most common values) is never less than half of them
+    perform pg_catalog.set_config(v_next_setting, (2 * v_done)::text, true);
+    v_partition := (pymem.memory_tenant_partitions(v_tenant, array['pymem.' || p_table]))[1]::regclass;
     execute pg_catalog.format('analyze %s', v_partition);
     return true;
 end;
 $$;
 
 comment on function pymem_private.import_statistics(text, integer) is
-$$Called by the import after each batch with the rows it added to p_table (episodes, facts or rules): when the
-planner's row count of the caller's tenant's partition of that table (pg_class.reltuples) is below the rows the
-import has written in this transaction, ANALYZE that partition, which counts them (so at most about log2 of the
-import's size times). Without it the statistics of a partition that was empty when the import began say it still
-is, and each row's lookups by key (supersession, events) read every row of the tenant: quadratic. Returns whether
-it analyzed. The ANALYZE holds the partition's SHARE UPDATE EXCLUSIVE lock to the end of the import (autovacuum
-and other imports' ANALYZE of it wait; reads and writes do not).
+$$Called by the import after each batch with the rows it added to p_table (episodes, facts or rules): at 1000 rows of
+the import, then each time they have doubled, ANALYZE the caller's tenant's partition of that table (ANALYZE counts
+the rows of its own transaction: about log2 of the import's size times in all). No statistics see an import's rows
+otherwise, and the planner, taking the tenant for one of no rows in its partition, plans each row's lookups by key
+(supersession, the event's state) as scans of every row of the tenant: quadratic. Returns whether it analyzed. The
+ANALYZE holds the partition's SHARE UPDATE EXCLUSIVE lock to the end of the import (autovacuum and other imports'
+ANALYZE of it wait; reads and writes do not).
 Example: select pymem_private.import_statistics('facts', 1000);$$;
 
 
