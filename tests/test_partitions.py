@@ -95,8 +95,7 @@ def test_the_bench_imports_into_a_partition_apart_from_the_exported_tenant(
             conn.execute("select pymem.memory_store_fact(subject => 'user', predicate => 'likes', content => 'tea')")
     placed = dict(
         superuser.execute(
-            "select distinct tenant_id, c.relname from pymem.facts as f"
-            " join pg_catalog.pg_class as c on c.oid = f.tableoid where tenant_id = any(%s)",
+            "select distinct tenant_id, tableoid::regclass::text from pymem.facts where tenant_id = any(%s)",
             (tenants,),
         ).fetchall()
     )

@@ -80,23 +80,11 @@ def _work_seconds(said: str) -> float | None:
     return float(found[-1]) if found else None
 
 
-# the partition of pymem.facts (the memory tables share the partitioning) that a tenant's rows go to, by its bounds
-_PARTITION = """
-select c.relname
-  from pg_catalog.pg_inherits as i
-  join pg_catalog.pg_class as c on c.oid = i.inhrelid
- cross join lateral pg_catalog.regexp_match(
-       pg_catalog.pg_get_expr(c.relpartbound, c.oid), 'modulus (\\d+), remainder (\\d+)'
-     ) as b (bound)
- where i.inhparent = 'pymem.facts'::regclass
-   and pg_catalog.satisfies_hash_partition('pymem.facts'::regclass, b.bound[1]::integer, b.bound[2]::integer, %s::text)
-"""
-
-
 def partition_of(conn: psycopg.Connection[Any], tenant: str) -> str | None:
-    """The partition of pymem.facts that holds tenant's rows (None: the table is not partitioned)."""
-    row = conn.execute(_PARTITION, (tenant,)).fetchone()
-    return None if row is None else str(row[0])
+    """The partition of pymem.facts that holds tenant's rows, qualified (pymem.memory_tenant_partitions; None: the
+    table is not partitioned). The memory tables share their partitioning."""
+    row = conn.execute("select (pymem.memory_tenant_partitions(%s, array['pymem.facts']))[1]", (tenant,)).fetchone()
+    return None if row is None or row[0] == "pymem.facts" else str(row[0])
 
 
 def target_apart(conn: psycopg.Connection[Any], source: str, wanted: str) -> tuple[str, str | None, str | None]:
