@@ -121,6 +121,10 @@ DYNAMIC_SQL_FUNCTIONS: dict[str, str] = {
     ),
     "pymem_private.tenant_sizes": "one table, grouped by tenant_id on purpose (index health sampling)",
     "pymem_private.common_tag": "one table, across tenants on purpose (index health sampling)",
+    "pymem_private.import_statistics": (
+        "ANALYZE of the caller's tenant's partition of one memory table (a maintenance statement, no join; on Citus"
+        " the shard's, run where the import's rows are)"
+    ),
     "pymem.memory_rerank_candidates": (
         "one call of pymem.memory_search, the caller's tenant's, built only to leave out the arguments not given "
         "(so that memory_search's own defaults apply); no table is named"
