@@ -226,6 +226,56 @@ def test_bulk_loaded_rows_keep_the_models_invariants(
             assert events is not None and events[0] == events[1] > 0 and events[2] == 0, (table, events)
 
 
+def test_each_tenant_is_counted_in_its_partition_after_its_first_chunk(
+    db_dsn: str, embedder: Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tables are partitioned by tenant: a tenant loaded into an empty partition, or beside another tenant, is
+    planned as if it had no rows there until its partition is counted, and the supersession trigger's cached lookup
+    then scans the tenant's facts once per row (the 1M load took 828 s instead of 442). The loader counts the
+    tenant's own partition after its first chunk: b goes into an empty partition, c beside b."""
+    monkeypatch.setattr(loader, "CHUNK", 7)
+    monkeypatch.setattr(loader, "FIRST_CHUNK", 5)
+    texts = corpus.base_texts(24)
+    source = loader.Corpus(texts, np.vstack(embedder.embed_many(texts)).astype(np.float32), embedder.model_id)
+    rng = np.random.default_rng(7)
+    counter = token_counts.load_tokenizer()
+    tables = ["pymem.facts", "pymem.episodes", "pymem.rules"]
+    with psycopg.connect(db_dsn, autocommit=True) as conn:
+        register_vector(conn)
+
+        def partitions(tenant: str) -> list[str]:
+            row = conn.execute("select pymem.memory_tenant_partitions(%s, %s)", (tenant, tables)).fetchone()
+            assert row is not None
+            return list(row[0])
+
+        def rows_and_count(tenant: str) -> list[tuple[str, float, int]]:
+            """Each of the tenant's partitions: the planner's count of it (pg_class.reltuples) and its rows."""
+            return [
+                (p, float(reltuples), int(rows))
+                for p, reltuples, rows in conn.execute(
+                    "select p, (select c.reltuples from pg_class c where c.oid = p::regclass),"
+                    " (select count(*) from pymem.facts where tableoid = p::regclass)"
+                    " + (select count(*) from pymem.episodes where tableoid = p::regclass)"
+                    " + (select count(*) from pymem.rules where tableoid = p::regclass)"
+                    " from unnest(%s::text[]) as p",
+                    (partitions(tenant),),
+                ).fetchall()
+            ]
+
+        # b: a partition of its own (however many the tests' database has); c: b's
+        names = [f"t{i}" for i in range(64)]
+        a = names[0]
+        b = next(n for n in names if partitions(n) != partitions(a))
+        c = next(n for n in names if n != b and partitions(n) == partitions(b))
+        for tenant in (a, b, c):
+            before = {p: rows for p, _, rows in rows_and_count(tenant)}
+            loader.load_tenant(conn, tenant, 60, source, rng, counter)
+            # counted after the tenant's first chunk: what the partition held before and those 5 rows
+            assert [(p, reltuples) for p, reltuples, _ in rows_and_count(tenant)] == [
+                (p, before[p] + 5.0) for p in partitions(tenant)
+            ], tenant
+
+
 def test_the_vector_indexes_come_back_on_every_partition(db_dsn: str) -> None:
     """The bench drops the vector indexes before a load and builds them after from their definitions: a partitioned
     table's is defined `ON ONLY` its parent, which would build an invalid index on the parent and none on its
