@@ -28,10 +28,11 @@ partition of each table is ANALYZEd after the tenant's first small chunk, so tha
 the tenant is there and the supersession trigger's cached lookup uses the unique (tenant_id,
 subject, predicate) index rather than scanning the tenant's facts once per row (10 tenants x 10k:
 about 35 s instead of about 75 s on 2 cores). Since the tables are partitioned by tenant (migration
-0038) the parent's count says nothing about a tenant's partition: a tenant loaded into an empty
-partition, or beside another tenant, was planned as if it had no rows until autovacuum counted it
-(10k facts into an empty partition of the kept 100k x 3 data: 18.3 s, 5.2 s once counted; the 1M
-load 442 s before partitioning, 828 s after).
+0038) the parent's count says nothing about a tenant's partition, and it survives a TRUNCATE (the
+partitions' go back to -1): the loader used to ANALYZE a table only when the parent's count looked
+empty, so from the second scale on a tenant loaded into an empty partition, or beside another
+tenant, was planned as if it had no rows there until autovacuum counted it (10k facts into an
+empty partition of the kept 100k x 3 data: 18.3 s, 5.2 s once counted; docs/scale.md).
 """
 
 from __future__ import annotations
