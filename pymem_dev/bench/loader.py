@@ -227,16 +227,14 @@ def _load_rows(conn: psycopg.Connection[Any], table: Table, tenant: str, rows: I
                     copy.write_row(row)
             cur.execute(insert)
         if first:
-            conn.execute(sql.SQL("analyze {}").format(sql.SQL(_partition(conn, table, tenant))))
+            conn.execute(sql.SQL("analyze {}").format(sql.SQL(tenant_partition(conn, tenant, f"pymem.{table.name}"))))
             first = False
 
 
-def _partition(conn: psycopg.Connection[Any], table: Table, tenant: str) -> str:
-    """The partition of the memory table that holds the tenant's rows (the table itself when not partitioned), as
-    pymem.memory_tenant_partitions names it (schema-qualified, quoted)."""
-    row = conn.execute(
-        "select (pymem.memory_tenant_partitions(%s, array[%s]))[1]", (tenant, f"pymem.{table.name}")
-    ).fetchone()
+def tenant_partition(conn: psycopg.Connection[Any], tenant: str, table: str) -> str:
+    """The partition of the memory table (``pymem.facts``, ...) that holds the tenant's rows, or the table itself when
+    it is not partitioned, as pymem.memory_tenant_partitions names it (schema-qualified, quoted)."""
+    row = conn.execute("select (pymem.memory_tenant_partitions(%s, array[%s]))[1]", (tenant, table)).fetchone()
     assert row is not None
     return str(row[0])
 

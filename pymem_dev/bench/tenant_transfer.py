@@ -27,6 +27,7 @@ from typing import Any
 
 import psycopg
 
+from pymem_dev.bench.loader import tenant_partition
 from pymem_dev.scratch import ScratchDatabase
 
 Log = Any
@@ -83,8 +84,8 @@ def _work_seconds(said: str) -> float | None:
 def partition_of(conn: psycopg.Connection[Any], tenant: str) -> str | None:
     """The partition of pymem.facts that holds tenant's rows, qualified (pymem.memory_tenant_partitions; None: the
     table is not partitioned). The memory tables share their partitioning."""
-    row = conn.execute("select (pymem.memory_tenant_partitions(%s, array['pymem.facts']))[1]", (tenant,)).fetchone()
-    return None if row is None or row[0] == "pymem.facts" else str(row[0])
+    partition = tenant_partition(conn, tenant, "pymem.facts")
+    return None if partition == "pymem.facts" else partition
 
 
 def target_apart(conn: psycopg.Connection[Any], source: str, wanted: str) -> tuple[str, str | None, str | None]:
