@@ -100,7 +100,8 @@ def scans(conn: psycopg.Connection[Any], plan: dict[str, Any]) -> list[Scan]:
     parents: dict[str, str] = {}
     for node in _raw_scans(plan):
         index = node.get("Index Name")
-        if index is not None and index not in parents:
+        # a catalog index (pg_class_oid_index: pymem_private.hnsw_ef_search looks up partitions) has no pymem parent
+        if index is not None and index not in parents and not index.startswith("pg_"):
             parents[index] = index_parent(conn, index)
         loops = node.get("Actual Loops")
         found.append(
