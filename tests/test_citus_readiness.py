@@ -125,6 +125,10 @@ DYNAMIC_SQL_FUNCTIONS: dict[str, str] = {
         "ANALYZE of the caller's tenant's partition of one memory table (a maintenance statement, no join; on Citus"
         " the shard's, run where the import's rows are)"
     ),
+    "pymem_private.refresh_tenant_statistics": (
+        "ANALYZE of the caller's tenant's partition of one memory table (a maintenance statement, no join;"
+        " on Citus the shard's, run where the batch's rows are)"
+    ),
     "pymem.memory_rerank_candidates": (
         "one call of pymem.memory_search, the caller's tenant's, built only to leave out the arguments not given "
         "(so that memory_search's own defaults apply); no table is named"

@@ -481,7 +481,8 @@ to pymem_app, pymem_analyst;
 grant execute on function
 pymem.memory_import(jsonb[], integer),
 pymem_private.import_rows(jsonb[]),
-pymem_private.import_statistics(text, integer)
+pymem_private.import_statistics(text, integer),
+pymem_private.refresh_tenant_statistics(text)
 to pymem_app;
 grant execute on function
 pymem.memory_import_facts(text[], text[], text[], timestamptz[], jsonb[], text, integer[])
