@@ -197,6 +197,27 @@ def index_reads(conn: psycopg.Connection[Any], partition: str) -> int:
     return int(reads)
 
 
+def fill_partition(as_tenant: Tenant, superuser: psycopg.Connection[Any], partition: str, *, emptied: bool) -> None:
+    """Write 2000 facts of another tenant into partition and VACUUM (ANALYZE) it: emptied, those facts are deleted
+    first, so the partition is counted empty though it has pages (VACUUM without truncation keeps them), as after an
+    import rolled back or a tenant erased; else it holds that tenant's rows, and its statistics know only that
+    tenant."""
+    filler = next(
+        t
+        for t in (f"filler-{i}" for i in range(64))
+        if superuser.execute("select (pymem.memory_tenant_partitions(%s, array['pymem.facts']))[1]", (t,)).fetchone()
+        == (partition,)
+    )
+    with as_tenant(filler) as conn:
+        conn.execute(
+            "select pymem.memory_store_fact(subject => 'person ' || i, predicate => 'likes', content => 'tea ' || i)"
+            " from generate_series(1, 2000) as i"
+        )
+    if emptied:
+        superuser.execute("delete from pymem.facts where tenant_id = %s", (filler,))
+    superuser.execute(f"vacuum (truncate false, analyze) {partition}")
+
+
 @pytest.mark.parametrize("partition_state", ["emptied", "shared"])
 def test_an_import_into_an_empty_partition_finds_each_key_by_its_index(
     as_tenant: Tenant, superuser: psycopg.Connection[Any], partition_state: str
@@ -225,23 +246,7 @@ def test_an_import_into_an_empty_partition_finds_each_key_by_its_index(
     (partition,) = superuser.execute(  # type: ignore[misc]
         "select (pymem.memory_tenant_partitions(%s, array['pymem.facts']))[1]", (target,)
     ).fetchone()
-    # emptied: the target's partition counted empty though it has pages (a tenant's rows written there and deleted;
-    # VACUUM without truncation keeps the pages), as after an import rolled back or a tenant erased; shared: the
-    # partition holds another tenant's rows, and its statistics know only that tenant
-    filler = next(
-        t
-        for t in (f"filler-{i}" for i in range(64))
-        if superuser.execute("select (pymem.memory_tenant_partitions(%s, array['pymem.facts']))[1]", (t,)).fetchone()
-        == (partition,)
-    )
-    with as_tenant(filler) as conn:
-        conn.execute(
-            "select pymem.memory_store_fact(subject => 'person ' || i, predicate => 'likes', content => 'tea ' || i)"
-            " from generate_series(1, 2000) as i"
-        )
-    if partition_state == "emptied":
-        superuser.execute("delete from pymem.facts where tenant_id = %s", (filler,))
-    superuser.execute(f"vacuum (truncate false, analyze) {partition}")
+    fill_partition(as_tenant, superuser, partition, emptied=partition_state == "emptied")
     assert superuser.execute(
         "select relpages > 0 and reltuples = %s from pg_class where oid = %s::regclass",
         (0 if partition_state == "emptied" else 2000, partition),
@@ -415,19 +420,7 @@ def test_a_foreign_import_counts_the_tenants_partition_between_batches(
     (partition,) = superuser.execute(  # type: ignore[misc]
         "select (pymem.memory_tenant_partitions('target', array['pymem.facts']))[1]"
     ).fetchone()
-    filler = next(
-        t
-        for t in (f"filler-{i}" for i in range(64))
-        if superuser.execute("select (pymem.memory_tenant_partitions(%s, array['pymem.facts']))[1]", (t,)).fetchone()
-        == (partition,)
-    )
-    with as_tenant(filler) as conn:
-        conn.execute(
-            "select pymem.memory_store_fact(subject => 'person ' || i, predicate => 'likes', content => 'tea ' || i)"
-            " from generate_series(1, 2000) as i"
-        )
-    superuser.execute("delete from pymem.facts where tenant_id = %s", (filler,))
-    superuser.execute(f"vacuum (truncate false, analyze) {partition}")
+    fill_partition(as_tenant, superuser, partition, emptied=True)
     foreign = [
         ForeignFact(line=i, subject=f"person {i % 200}", predicate=f"note {i}", content=f"Likes fruit number {i}")
         for i in range(1, facts + 1)

@@ -461,10 +461,7 @@ declare
     v_partition regclass;
     v_reltuples double precision;
 begin
-    if p_table is null or p_table not in ('episodes', 'facts', 'rules') then
-        raise exception 'no memory table %', pg_catalog.quote_nullable(p_table)
-            using errcode = 'PM002', hint = 'One of: episodes, facts, rules.';
-    end if;
+    perform pymem_private.require_memory_type('p_table', p_table, array['episodes', 'facts', 'rules']);
     -- the tenant's searchable rows of that table, as the keyword statistics keep them (a lower bound of its rows)
     select s.docs into v_docs
       from pymem.keyword_stats as s
