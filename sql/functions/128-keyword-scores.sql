@@ -225,6 +225,8 @@ security invoker
 set search_path = pg_catalog, pg_temp
 set jit = off
 set max_parallel_workers_per_gather = 0
+-- planned with each call's values: a group's words decide its plan (issue 31)
+set plan_cache_mode = auto
 as $$
     with
     -- the query lexemes' tsqueries, made once (a subquery in the FROM list can be planned as the inner side of the
@@ -322,6 +324,8 @@ security invoker
 set search_path = pg_catalog, pg_temp
 set jit = off
 set max_parallel_workers_per_gather = 0
+-- planned with each call's values, as memory_keyword_scores
+set plan_cache_mode = auto
 as $$
     -- One group of the pruned top-k (p_group: the rows holding the words p_lexemes and no other query word). A row
     -- holding each word once scores sum(idf) * (k1 + 1) / (1 + k1 * (1 - b + b * dl / avgdl)), which only falls as
@@ -486,6 +490,8 @@ security invoker
 set search_path = pg_catalog, pg_temp
 set jit = off
 set max_parallel_workers_per_gather = 0
+-- its own statements (statistics by key, arrays) planned once a session (issue 31)
+set plan_cache_mode = force_generic_plan
 as $$
 declare
     v_tsq tsquery := pymem.memory_tsquery(p_query);
