@@ -225,7 +225,7 @@ security invoker
 set search_path = pg_catalog, pg_temp
 set jit = off
 set max_parallel_workers_per_gather = 0
--- planned with each call's values: a group's words decide its plan (issue 31)
+-- planned with each call's values (memory_keyword_top's plan once): a group's words decide its plan (issue 31)
 set plan_cache_mode = auto
 as $$
     with

@@ -521,9 +521,6 @@ set jit = off
 set max_parallel_workers_per_gather = 0
 -- turned off for the semantic statements below, restored on exit
 set enable_sort = on
--- its statements planned with each call's values (though memory_recall and memory_search, its callers, plan theirs
--- once a session), but for the semantic legs of a tenant searched through the vector indexes only (below)
-set plan_cache_mode = auto
 as $$
 declare
     v_at timestamptz := coalesce(p_as_of, pg_catalog.now());
@@ -613,23 +610,14 @@ begin
             end
         ], null);
     end if;
-    -- Each leg is a statement of its own, planned with this call's values (the exact semantic search, the keyword tiers
-    -- that can find something), or once a session (the indexed semantic search, below); the fusion is
-    -- pymem_private.memory_fuse_candidates, planned once.
+    -- Each leg is a statement of its own, planned with this call's values (the exact or the indexed semantic search,
+    -- the keyword tiers that can find something); the fusion is pymem_private.memory_fuse_candidates, planned once.
     -- The semantic statements are planned with sorts disabled, so a type not searched exactly is read in the vector
     -- index's order. The planner prices a row's cosine distance far below its cost (384 dimensions), so where the
     -- tenant holds most of a table (its partition, or a deployment of one tenant) it chose to sort every row of the
     -- tenant instead: 12 ms for 5,000 facts at the p50, against ~3 through the HNSW index (issue 31). The types
     -- searched exactly (v_exact_types) still sort: nothing else can order them.
     perform pg_catalog.set_config('enable_sort', 'off', true);
-    -- The semantic statements are planned once a session (a generic plan) when every type they search is read through
-    -- its vector index: that plan is the same for every such tenant (its partition is chosen when the plan starts), and
-    -- planning it again at each call cost ~1.1 ms (issue 31). A type searched exactly reads the tenant's rows by its
-    -- key, which only a plan made with the call's values does: a generic plan cannot know the tenant is small, and
-    -- would read its partition whole (the other tenants' rows there too).
-    if pg_catalog.cardinality(v_exact_types) = 0 then
-        perform pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true);
-    end if;
     if v_semantic then
         -- one statement per list of types that want about the same HNSW search list (one for all three up to ~300k rows
         -- a table): an HNSW scan returns at most hnsw.ef_search rows per pass (the SET clause restores it on exit)
@@ -698,7 +686,6 @@ begin
         ) as s2;
     end if;
     perform pg_catalog.set_config('enable_sort', 'on', true);
-    perform pg_catalog.set_config('plan_cache_mode', 'auto', true);
     if p_keyword then
         -- the full-text tier alone (keyword_candidates' fts rows, ranked as it ranks them): the trigram tier runs only
         -- for a query with CJK, and the ILIKE tier only when the others find nothing
@@ -778,5 +765,5 @@ types whose tables want about the same are searched in one statement, pymem_priv
 The legs are pymem_private.semantic_candidates, keyword_candidates (its full-text tier, pymem_private.memory_keyword_top,
 alone when the query has no CJK and it finds something) and second_semantic_candidates over the rows of
 pymem_private.searchable_facts, searchable_rules and searchable_episodes, one statement each, planned with the call's
-values (the semantic legs once a session when no type is searched exactly); the fusion, relevance and graph leg (linked_memories) are pymem_private.memory_fuse_candidates. VOLATILE: it
+values; the fusion, relevance and graph leg (linked_memories) are pymem_private.memory_fuse_candidates. VOLATILE: it
 sets hnsw.ef_search for its own duration.$$;

@@ -8,7 +8,7 @@
 -- per tenant, most of it for the fusion, the relevance and the graph leg, whose plans do not depend on the values
 -- (lists of at most a few hundred rows; primary-key lookups). Here they are planned once per session
 -- (plan_cache_mode = force_generic_plan); the legs stay statements of their own in memory_candidates, planned with
--- the call's values where the plan depends on them (an exact semantic search, the keyword groups).
+-- the call's values.
 
 create or replace function pymem_private.memory_fuse_candidates(
     p_tenant text,

@@ -56,11 +56,6 @@ language plpgsql
 volatile
 security invoker
 set search_path = pg_catalog, pg_temp
--- its statements planned once a session (generic plans), not again with each call's values: they read the candidates'
--- rows by key, so the plans are the same for every tenant (its partition is chosen when the plan starts), and planning
--- them again cost ~2 ms of each call at 100k memories per tenant (pg_stat_statements, issue 31). memory_candidates,
--- called within, plans the legs that read a tenant's rows as their values need (plan_cache_mode = auto)
-set plan_cache_mode = force_generic_plan
 as $$
 #variable_conflict use_column
 declare
