@@ -476,6 +476,25 @@ def test_bad_search_arguments_get_a_clear_error(as_tenant: Tenant, arguments: di
     assert message in str(caught.value)
 
 
+def _facts_to_explain(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> tuple[np.ndarray, str]:
+    """2,000 facts of tenant acme (more than pymem.exact_search_rows), analysed; their vectors and partition."""
+    with as_tenant("acme") as conn:
+        vectors = _fill_facts(conn, 2000)
+    superuser.execute("analyze pymem.facts")
+    return vectors, tenant_partition(superuser, "pymem.facts", "acme")
+
+
+def _log_nested_plans(conn: psycopg.Connection[Any], messages: list[str]) -> None:
+    """conn (a superuser's: LOAD needs one) sends the plan of every statement it runs, nested ones included, as
+    auto_explain JSON notices into messages."""
+    register_vector(conn)
+    conn.add_notice_handler(lambda d: messages.append(d.message_primary or ""))
+    conn.execute("load 'auto_explain'")
+    for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_format = json"):
+        conn.execute(f"set auto_explain.{setting}")
+    conn.execute("set client_min_messages = log")
+
+
 def test_semantic_candidates_use_the_vector_index(
     as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
 ) -> None:
@@ -483,21 +502,12 @@ def test_semantic_candidates_use_the_vector_index(
     semantic leg reads the tenant's partition of pymem.facts through its part of facts_embedding_idx, and no
     other partition, even where the tenant is all of it (a tenant above pymem.exact_search_rows is searched through
     the index, not sorted)."""
-    with as_tenant("acme") as conn:
-        vectors = _fill_facts(conn, 2000)
-    superuser.execute("analyze pymem.facts")
-    partition = tenant_partition(superuser, "pymem.facts", "acme")
+    vectors, partition = _facts_to_explain(as_tenant, superuser)
     messages: list[str] = []
     with psycopg.connect(db_dsn, autocommit=True) as conn:
-        register_vector(conn)
-        conn.add_notice_handler(lambda d: messages.append(d.message_primary or ""))
-        conn.execute("load 'auto_explain'")
-        conn.execute("set auto_explain.log_min_duration = 0")
-        conn.execute("set auto_explain.log_nested_statements = on")
-        conn.execute("set auto_explain.log_format = json")
+        _log_nested_plans(conn, messages)
         conn.execute("set auto_explain.log_analyze = on")
         conn.execute("set auto_explain.log_timing = off")
-        conn.execute("set client_min_messages = log")
         # 2000 rows in all, all the tenant's: a table the planner would rather read and sort, the distances priced
         # far below their cost; memory_candidates plans its semantic statements with sorts disabled (issue 31)
         with conn.transaction():
@@ -526,18 +536,10 @@ def test_the_keyword_leg_plans_its_own_statements_once_and_its_groups_with_their
     its statements cost ~0.65 ms of a recall or search, issue 31). The groups it reads (memory_keyword_scores) are
     planned with their own values (plan_cache_mode = auto): the GIN scan holds the tenant and the group's words as
     constants."""
-    with as_tenant("acme") as conn:
-        vectors = _fill_facts(conn, 2000)
-    superuser.execute("analyze pymem.facts")
-    partition = tenant_partition(superuser, "pymem.facts", "acme")
+    vectors, partition = _facts_to_explain(as_tenant, superuser)
     messages: list[str] = []
     with psycopg.connect(db_dsn, autocommit=True) as conn:
-        register_vector(conn)
-        conn.add_notice_handler(lambda d: messages.append(d.message_primary or ""))
-        conn.execute("load 'auto_explain'")
-        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_format = json"):
-            conn.execute(f"set auto_explain.{setting}")
-        conn.execute("set client_min_messages = log")
+        _log_nested_plans(conn, messages)
         with conn.transaction():
             conn.execute("select set_config('pymem.tenant_id', 'acme', true)")
             conn.execute("set local role pymem_app")
