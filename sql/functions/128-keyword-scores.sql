@@ -502,8 +502,8 @@ declare
     v_pruning text := coalesce(nullif(pg_catalog.current_setting('pymem.keyword_pruning', true), ''), 'auto');
     v_prune boolean;
     -- on: a group of one query word is read by memory_keyword_common; off: never; auto (default): when the word is
-    -- in at least 2 * sqrt(p_depth * N) rows (its group is then large, and the shortest rows holding it are near
-    -- the start of the length order: make bench, 100k per tenant)
+    -- in at least sqrt(p_depth * N) rows (its group is then large, and the shortest rows holding it are near
+    -- the start of the length order: tenants and queries make bench does not report, 100k per tenant)
     v_common_mode text := coalesce(nullif(pg_catalog.current_setting('pymem.keyword_common', true), ''), 'auto');
     v_types constant text[] := array['fact', 'rule', 'episode'];
     -- per memory type (the order of v_types): searchable rows; per query lexeme and type ((j - 1) * 3 + t): rows
@@ -663,8 +663,8 @@ begin
                 -- likely large, its best rows without reading it all (memory_keyword_common, at most 2 * sqrt(p_depth *
                 -- rows) deep in length order). Its size is guessed from its words' shares of the rows not read yet:
                 -- between their product (words independent) and the smallest (each holds the rarest), the geometric mean
-                -- of the two; at least 2 * sqrt(p_depth * rows) is large. pymem.keyword_common = on: of every type, off:
-                -- never
+                -- of the two; at least sqrt(p_depth * rows) is large (docs/scale.md). pymem.keyword_common = on: of every
+                -- type, off: never
                 v_ordered := '{}';
                 if v_mask > 0 and pg_catalog.cardinality(v_kw_lexemes) = v_lead and v_common_mode <> 'off' then
                     v_ordered := array(
@@ -682,7 +682,7 @@ begin
                                     from pg_catalog.generate_series(1, v_lead) as j
                                     where v_mask & (1 << (j - 1)) <> 0
                                 ) as x
-                            ) >= 2.0 * pg_catalog.sqrt(p_depth * v_docs[t])
+                            ) >= pg_catalog.sqrt(p_depth * v_docs[t])
                         )
                     );
                 end if;
