@@ -187,7 +187,8 @@ async def _run(
     worker thread; database errors become tool errors with the database's message. A read (references: the
     memories its result bumps) runs on the read replica when there is one, and the bumps are then forwarded
     to the primary; a replica that cannot answer, or does not have the memory asked for, sends the read to
-    the primary (_ask_the_primary)."""
+    the primary (_ask_the_primary). A read's transaction commits without waiting for the disk (its only writes
+    are the bumps: tenant_transaction's durable=False); an admin's as_tenant read keeps its audit trail durable."""
     if scope not in caller.scopes:
         raise ToolError(f"permission denied: {tool} needs the scope {scope}, which this caller does not have")
     if as_tenant is not None and not caller.is_admin:
@@ -198,7 +199,7 @@ async def _run(
     def transaction(pool: ConnectionPool) -> T:
         with pool.connection() as conn:
             if as_tenant is None or as_tenant == caller.tenant_id:
-                with tenant_transaction(conn, caller.tenant_id, actor=caller.principal):
+                with tenant_transaction(conn, caller.tenant_id, actor=caller.principal, durable=references is None):
                     return work(MemoryClient(conn))
             with act_as_transaction(
                 conn, as_tenant, admin_tenant=caller.tenant_id, reason=f"{tool} as_tenant", actor=caller.principal

@@ -34,13 +34,16 @@ def validate_tenant_id(tenant_id: object) -> str:
 
 @contextmanager
 def tenant_transaction(
-    conn: Connection[object], tenant_id: str, *, actor: str | None = None
+    conn: Connection[object], tenant_id: str, *, actor: str | None = None, durable: bool = True
 ) -> Iterator[Connection[object]]:
-    """One transaction bound to tenant_id (and naming the caller, for the audit trail)."""
+    """One transaction bound to tenant_id (and naming the caller, for the audit trail). durable=False: a read
+    whose only writes are its reference bumps (usage counts): its commit does not wait for the WAL to reach the
+    disk (synchronous_commit off for this transaction; a crash may lose the last moments' bumps, never a memory)."""
     tenant = validate_tenant_id(tenant_id)
     with conn.transaction():
         conn.execute(
-            "select set_config('pymem.tenant_id', %s, true), set_config('pymem.actor', %s, true)",
+            "select set_config('pymem.tenant_id', %s, true), set_config('pymem.actor', %s, true)"
+            + ("" if durable else ", set_config('synchronous_commit', 'off', true)"),
             (tenant, actor or ""),
         )
         yield conn

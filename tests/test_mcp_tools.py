@@ -456,6 +456,51 @@ async def test_get_returns_the_full_record_and_bumps_references(server: Any) -> 
     assert "embedding" not in first["record"]
 
 
+async def test_a_read_commits_its_bumps_without_waiting_for_the_disk_and_a_write_waits(
+    server: Any, superuser: psycopg.Connection[Any]
+) -> None:
+    """A read tool's transaction writes only its reference bumps (usage counts): it commits with synchronous_commit
+    off, without waiting for the WAL flush; a store's or a confirm's keeps the server's setting (issue 31). Seen from
+    the database: a trigger records the setting each write of a fact runs under."""
+    superuser.execute(
+        """
+        create table public.commit_modes (n bigserial, op text, synchronous_commit text);
+        grant insert on public.commit_modes to pymem_app;
+        grant usage on sequence public.commit_modes_n_seq to pymem_app;
+        create function public.record_commit_mode() returns trigger language plpgsql as $f$
+        begin
+            insert into public.commit_modes (op, synchronous_commit)
+            values (tg_op, pg_catalog.current_setting('synchronous_commit'));
+            return null;
+        end $f$;
+        create trigger record_commit_mode after insert or update on pymem.facts
+            for each row execute function public.record_commit_mode();
+        """
+    )
+
+    def last() -> tuple[Any, ...] | None:
+        query = "select op, synchronous_commit from public.commit_modes order by n desc limit 1"
+        return superuser.execute(query).fetchone()
+
+    async with Client(server) as client:
+        stored = await call(client, "memory_store_fact", subject="user", predicate="pet", content="User's cat is Miso")
+        assert last() == ("INSERT", "on")
+        found = await call(client, "memory_search", query="cat Miso")
+        assert [hit["memory_id"] for hit in found["results"]] == [stored["memory_id"]]
+        assert last() == ("UPDATE", "off")
+        await call(client, "memory_confirm", type="fact", id=stored["memory_id"])
+        assert last() == ("UPDATE", "on")
+        await call(client, "memory_get", type="fact", id=stored["memory_id"])
+        assert last() == ("UPDATE", "off")
+        recalled = await call(client, "memory_recall", topic="the user's cat Miso", min_relevance=0)
+        assert stored["memory_id"] in [hit["memory_id"] for hit in recalled["results"]]
+        assert last() == ("UPDATE", "off")
+    with superuser.cursor() as cur:  # the bumps are kept all the same
+        count = cur.execute("select reference_count from pymem.facts where id = %s", (stored["memory_id"],)).fetchone()
+    assert count == (3,)
+    assert superuser.execute("show synchronous_commit").fetchone() == ("on",)
+
+
 async def test_get_a_nonexistent_memory_is_a_not_found_error(server: Any) -> None:
     async with Client(server) as client:
         message = await call_error(client, "memory_get", type="fact", id=str(uuid.uuid4()))
