@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from pgvector.psycopg import register_vector
 from psycopg import sql
 
 # the nodes that read a table's rows, and those that read an index
@@ -52,6 +53,17 @@ def explain(
     assert row is not None
     document = json.loads(row[0]) if isinstance(row[0], str) else row[0]
     return dict(document[0]["Plan"])
+
+
+def log_nested_plans(conn: psycopg.Connection[Any], messages: list[str]) -> None:
+    """conn (a superuser's: LOAD needs one) sends the plan of every statement it runs, nested ones included, as
+    auto_explain JSON notices into messages (read them with plan_of_log)."""
+    register_vector(conn)
+    conn.add_notice_handler(lambda d: messages.append(d.message_primary or ""))
+    conn.execute("load 'auto_explain'")
+    for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_format = json"):
+        conn.execute(f"set auto_explain.{setting}")
+    conn.execute("set client_min_messages = log")
 
 
 def plan_of_log(message: str) -> dict[str, Any] | None:

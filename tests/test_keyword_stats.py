@@ -14,7 +14,7 @@ import pytest
 from pymem.embeddings import Embedder
 from pymem.tenancy import tenant_transaction
 from tests.conftest import AppConnect, Tenant
-from tests.plans import explain, served_by_index, tenant_partition
+from tests.plans import explain, log_nested_plans, served_by_index, tenant_partition
 from tests.sqlapi import call, store_episode, store_fact, store_rule
 
 # What the triggers must keep: the statistics recomputed from the searchable rows.
@@ -392,6 +392,33 @@ def test_a_group_of_common_words_read_in_length_order_equals_scoring_every_row(a
                 full = _top(conn, {"pymem.keyword_pruning": "off"}, query, 10, **kw)
                 pruned = _top(conn, {"pymem.keyword_pruning": "on", "pymem.keyword_common": "on"}, query, 10, **kw)
                 assert [r[1] for r in pruned] == [r[1] for r in full], (query, kw)
+
+
+def test_auto_reads_a_group_by_its_short_rows_from_an_estimated_sqrt_of_depth_times_rows(
+    as_tenant: Tenant, db_dsn: str
+) -> None:
+    """pymem.keyword_common = auto (issue 31): memory_keyword_top reads a group through memory_keyword_common (its
+    rows in order of length) when the group is estimated at sqrt(depth x rows) rows or more, and scores it whole
+    below. 1,000 facts at depth 10: 'kiwi' in 150 of them (over sqrt(10 x 1000) = 100; under the 2 x sqrt(depth x
+    rows) of before), 'mango' in 80. Seen in the plans of the statements memory_keyword_top runs (auto_explain)."""
+    with as_tenant("acme") as conn:
+        conn.execute(
+            "insert into pymem.facts (subject, predicate, content)"
+            " select 's', 'p' || n, case when n < 150 then 'kiwi ' when n < 230 then 'mango ' else '' end"
+            " || repeat('filler ', n % 7) || 'word' || n from generate_series(0, 999) as n"
+        )
+    messages: list[str] = []
+    read_by_length = {}
+    with psycopg.connect(db_dsn, autocommit=True) as conn:
+        log_nested_plans(conn, messages)
+        for word in ("kiwi", "mango"):
+            messages.clear()
+            with conn.transaction():
+                conn.execute("set local role pymem_app")
+                top = _top(conn, {"pymem.tenant_id": "acme", "pymem.keyword_pruning": "on"}, word, 10, types=["fact"])
+            assert len(top) == 10
+            read_by_length[word] = any("fact_once as materialized" in m for m in messages)
+    assert read_by_length == {"kiwi": True, "mango": False}
 
 
 def test_the_common_word_indexes_serve_the_application_role(

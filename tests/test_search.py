@@ -16,7 +16,7 @@ from psycopg.types.json import Jsonb
 from pymem.embeddings import Embedder
 from pymem_dev.evaluation.reference import tsvector_terms
 from tests.conftest import Tenant
-from tests.plans import explain, plan_of_log, scans, served_by_index, tenant_partition
+from tests.plans import explain, log_nested_plans, plan_of_log, scans, served_by_index, tenant_partition
 from tests.sqlapi import ago, call, store_episode, store_fact, store_rule
 from tests.test_schema import _fill_facts
 
@@ -484,17 +484,6 @@ def _facts_to_explain(as_tenant: Tenant, superuser: psycopg.Connection[Any]) -> 
     return vectors, tenant_partition(superuser, "pymem.facts", "acme")
 
 
-def _log_nested_plans(conn: psycopg.Connection[Any], messages: list[str]) -> None:
-    """conn (a superuser's: LOAD needs one) sends the plan of every statement it runs, nested ones included, as
-    auto_explain JSON notices into messages."""
-    register_vector(conn)
-    conn.add_notice_handler(lambda d: messages.append(d.message_primary or ""))
-    conn.execute("load 'auto_explain'")
-    for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_format = json"):
-        conn.execute(f"set auto_explain.{setting}")
-    conn.execute("set client_min_messages = log")
-
-
 def test_semantic_candidates_use_the_vector_index(
     as_tenant: Tenant, superuser: psycopg.Connection[Any], db_dsn: str
 ) -> None:
@@ -505,7 +494,7 @@ def test_semantic_candidates_use_the_vector_index(
     vectors, partition = _facts_to_explain(as_tenant, superuser)
     messages: list[str] = []
     with psycopg.connect(db_dsn, autocommit=True) as conn:
-        _log_nested_plans(conn, messages)
+        log_nested_plans(conn, messages)
         conn.execute("set auto_explain.log_analyze = on")
         conn.execute("set auto_explain.log_timing = off")
         # 2000 rows in all, all the tenant's: a table the planner would rather read and sort, the distances priced
@@ -539,7 +528,7 @@ def test_the_keyword_leg_plans_its_own_statements_once_and_its_groups_with_their
     vectors, partition = _facts_to_explain(as_tenant, superuser)
     messages: list[str] = []
     with psycopg.connect(db_dsn, autocommit=True) as conn:
-        _log_nested_plans(conn, messages)
+        log_nested_plans(conn, messages)
         with conn.transaction():
             conn.execute("select set_config('pymem.tenant_id', 'acme', true)")
             conn.execute("set local role pymem_app")
